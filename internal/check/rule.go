@@ -1,0 +1,105 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/wsconform/wsconform/internal/dialect"
+)
+
+// Rule is one requirement the checker enforces. Like an h2spec case it
+// carries the requirement text (Summary) and where the spec states it.
+type Rule struct {
+	ID       string   `json:"id"`
+	Severity Severity `json:"severity"`
+	// Dialect is empty for rules that apply to every dialect.
+	Dialect string `json:"dialect,omitempty"`
+	Spec    string `json:"spec"`
+	Summary string `json:"summary"`
+}
+
+// at starts a finding of this rule on a frame.
+func (r Rule) at(m *message) Finding {
+	return Finding{
+		Rule:     r.ID,
+		Severity: r.Severity,
+		Spec:     r.Spec,
+		Type:     m.Type,
+		Conn:     m.Frame.Conn,
+		Frame:    m.Frame.Index,
+	}
+}
+
+// fire is at with a formatted message.
+func (r Rule) fire(m *message, format string, args ...any) Finding {
+	f := r.at(m)
+	f.Message = fmt.Sprintf(format, args...)
+	return f
+}
+
+// registry holds every rule declared by the rule files, by id.
+var registry = map[string]Rule{}
+
+// register adds rules to the catalogue at init time; a duplicate id is a
+// programming error caught by the first test run.
+func register(rules ...Rule) []Rule {
+	for _, r := range rules {
+		if _, dup := registry[r.ID]; dup {
+			panic("check: duplicate rule id " + r.ID)
+		}
+		registry[r.ID] = r
+	}
+	return rules
+}
+
+// Lookup returns a rule by id, including the ambiguity rules that dialect
+// manifests declare.
+func Lookup(id string) (Rule, bool) {
+	if r, ok := registry[id]; ok {
+		return r, true
+	}
+	for _, name := range dialect.Names() {
+		for _, r := range ambiguityRules(name) {
+			if r.ID == id {
+				return r, true
+			}
+		}
+	}
+	return Rule{}, false
+}
+
+// Rules returns the catalogue for one dialect (the generic rules plus its
+// own), or for every dialect when name is empty, sorted by id.
+func Rules(name string) []Rule {
+	var out []Rule
+	for _, r := range registry {
+		if r.Dialect == "" || name == "" || r.Dialect == name {
+			out = append(out, r)
+		}
+	}
+	for _, n := range dialect.Names() {
+		if name == "" || n == name {
+			out = append(out, ambiguityRules(n)...)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Dialect != out[j].Dialect {
+			return out[i].Dialect < out[j].Dialect
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// ambiguityRules turns a dialect manifest's ambiguities into rules.
+func ambiguityRules(name string) []Rule {
+	d, err := dialect.Get(name)
+	if err != nil {
+		return nil
+	}
+	var out []Rule
+	for _, a := range d.Ambiguities() {
+		out = append(out, Rule{ID: a.ID, Severity: Warning, Dialect: name, Spec: a.Spec, Summary: a.Summary})
+	}
+	return out
+}

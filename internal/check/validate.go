@@ -1,0 +1,74 @@
+package check
+
+import (
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/jsonx"
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// Limits bound what the checker will decode. Frames beyond them get a
+// finding saying they were not validated, never a crash.
+type Limits struct {
+	MaxFrameBytes int
+	MaxDepth      int
+}
+
+// DefaultLimits are generous for real traffic: 16 MiB frames, 128 levels.
+var DefaultLimits = Limits{MaxFrameBytes: 16 << 20, MaxDepth: 128}
+
+func (l Limits) orDefault() Limits {
+	if l.MaxFrameBytes <= 0 {
+		l.MaxFrameBytes = DefaultLimits.MaxFrameBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultLimits.MaxDepth
+	}
+	return l
+}
+
+// Validate applies the stateless rules (frame, schema, ambiguity) to one
+// frame, as if it were the first of a session. The example corpus and the
+// reference server's own tests use it; feeders use a Session.
+func Validate(d *dialect.Dialect, f wire.Frame, lim Limits) []Finding {
+	_, out := stateless(d, f, lim.orDefault())
+	return out
+}
+
+func stateless(d *dialect.Dialect, f wire.Frame, lim Limits) (*message, []Finding) {
+	m, out := decode(d, f, lim)
+	if m == nil || !m.Known {
+		return m, out
+	}
+	s, _ := d.Schema(f.Dir, m.Type)
+	out = append(out, checkSchema(s, m)...)
+	if m.SchemaOK {
+		out = append(out, checkAmbiguities(d, m)...)
+	}
+	return m, out
+}
+
+// ValidateHTTP judges an HTTP body (hostd's login and input endpoints)
+// against the named schema under the dialect's http/ folder.
+func ValidateHTTP(d *dialect.Dialect, name string, body []byte, lim Limits) []Finding {
+	lim = lim.orDefault()
+	s, ok := d.HTTPSchema(name)
+	m := &message{Frame: wire.Frame{Op: wire.OpText, Payload: body}, Type: name}
+	if !ok {
+		return []Finding{ruleTypeUnknown.fire(m, "%s defines no HTTP body %q", d.Spec, name)}
+	}
+	v, issues, err := jsonx.Decode(body, lim.MaxDepth)
+	var out []Finding
+	for _, is := range issues {
+		out = append(out, issueFinding(m, is, false)...)
+	}
+	if err != nil {
+		return append(out, jsonFinding(m, err, body))
+	}
+	doc, isObj := v.(map[string]any)
+	if !isObj {
+		fd := ruleObject.fire(m, "body holds a JSON %s, not an object", kindOf(v))
+		return append(out, fd)
+	}
+	m.Doc = doc
+	return append(out, checkSchema(s, m)...)
+}

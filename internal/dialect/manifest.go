@@ -1,0 +1,53 @@
+package dialect
+
+import (
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// Manifest is the parsed schemas/<dialect>/manifest.json; schemas/README.md
+// documents every key.
+type Manifest struct {
+	Dialect        string                               `json:"dialect"`
+	Title          string                               `json:"title"`
+	Spec           string                               `json:"spec"`
+	TypeField      string                               `json:"typeField"`
+	Paths          []string                             `json:"paths"`
+	Messages       map[wire.Direction][]string          `json:"messages"`
+	HTTP           []string                             `json:"http"`
+	Ordering       Ordering                             `json:"ordering"`
+	Replay         Replay                               `json:"replay"`
+	Removed        map[wire.Direction]map[string]string `json:"removed"`
+	AmbiguitySpecs []AmbiguitySpec                      `json:"ambiguities"`
+}
+
+// Ordering names the field that orders a dialect's events.
+type Ordering struct {
+	Pointer   string         `json:"pointer"`
+	Scope     string         `json:"scope"`
+	Direction wire.Direction `json:"direction"`
+	Spec      string         `json:"spec"`
+}
+
+// Replay says which client messages ask for a replay.
+type Replay struct {
+	Requests []string `json:"requests"`
+	Spec     string   `json:"spec"`
+}
+
+// AmbiguitySpec is a contradiction inside a spec: a message of one of Types
+// is judged against every reading, and one that does not meet them all gets
+// a non-strict finding with rule ID.
+type AmbiguitySpec struct {
+	ID        string         `json:"id"`
+	Direction wire.Direction `json:"direction"`
+	Types     []string       `json:"types"`
+	Summary   string         `json:"summary"`
+	Spec      string         `json:"spec"`
+	Readings  []ReadingSpec  `json:"readings"`
+}
+
+// ReadingSpec is one way to read an ambiguous passage, as a schema.
+type ReadingSpec struct {
+	Name   string         `json:"name"`
+	Schema map[string]any `json:"schema"`
+}

@@ -15,7 +15,7 @@ import (
 func checkAmbiguities(d *dialect.Dialect, m *message) []Finding {
 	var out []Finding
 	for _, a := range d.Ambiguities() {
-		if a.Direction != m.Frame.Dir || !contains(a.Types, m.Type) {
+		if (a.Direction != "" && a.Direction != m.Frame.Dir) || !contains(a.Types, m.Type) {
 			continue
 		}
 		var met, missed []string

@@ -3,6 +3,8 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/wsconform/wsconform/internal/wire"
 )
 
 // Severity ranks a finding. Error is a broken MUST; Warning is a SHOULD, a
@@ -59,7 +61,10 @@ type Finding struct {
 	Actual   string   `json:"actual,omitempty"`
 	Diff     string   `json:"diff,omitempty"`
 	Conn     string   `json:"conn,omitempty"`
-	Frame    int64    `json:"frame"`
+	// Dir is the direction of the offending frame: a c2s finding blames
+	// the client, an s2c finding the server.
+	Dir   wire.Direction `json:"dir,omitempty"`
+	Frame int64          `json:"frame"`
 	// Related lists other frames the finding is about, such as the original
 	// of an altered replay.
 	Related []int64 `json:"related,omitempty"`

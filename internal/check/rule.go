@@ -26,6 +26,7 @@ func (r Rule) at(m *message) Finding {
 		Spec:     r.Spec,
 		Type:     m.Type,
 		Conn:     m.Frame.Conn,
+		Dir:      m.Frame.Dir,
 		Frame:    m.Frame.Index,
 	}
 }
@@ -98,7 +99,12 @@ func ambiguityRules(name string) []Rule {
 		return nil
 	}
 	var out []Rule
+	seen := map[string]bool{}
 	for _, a := range d.Ambiguities() {
+		if seen[a.ID] { // one contradiction may be declared per direction
+			continue
+		}
+		seen[a.ID] = true
 		out = append(out, Rule{ID: a.ID, Severity: Warning, Dialect: name, Spec: a.Spec, Summary: a.Summary})
 	}
 	return out

@@ -67,6 +67,7 @@ func ValidateHTTP(d *dialect.Dialect, name string, body []byte, lim Limits) []Fi
 	doc, isObj := v.(map[string]any)
 	if !isObj {
 		fd := ruleObject.fire(m, "body holds a JSON %s, not an object", kindOf(v))
+		fd.Expected, fd.Actual = "object", kindOf(v)
 		return append(out, fd)
 	}
 	m.Doc = doc

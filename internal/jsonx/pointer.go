@@ -71,3 +71,9 @@ func Field(doc any, name string) (any, bool) {
 	v, ok := m[name]
 	return v, ok
 }
+
+// FieldOr is Field that yields nil when the member is absent.
+func FieldOr(doc any, name string) any {
+	v, _ := Field(doc, name)
+	return v
+}

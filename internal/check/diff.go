@@ -1,0 +1,74 @@
+package check
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
+)
+
+// maxDiffLines keeps a diff readable; the rest is counted, not shown.
+const maxDiffLines = 12
+
+// jsonDiff describes how b differs from a, one line per differing member:
+// "- /path: old" and "+ /path: new", keys compared regardless of order.
+func jsonDiff(a, b any) string {
+	var lines []string
+	walkDiff("", a, b, &lines)
+	if len(lines) > maxDiffLines {
+		more := len(lines) - maxDiffLines
+		lines = append(lines[:maxDiffLines], fmt.Sprintf("… %d more lines", more))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func walkDiff(ptr string, a, b any, out *[]string) {
+	am, aObj := a.(map[string]any)
+	bm, bObj := b.(map[string]any)
+	if aObj && bObj {
+		keys := map[string]bool{}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range bm {
+			keys[k] = true
+		}
+		sorted := make([]string, 0, len(keys))
+		for k := range keys {
+			sorted = append(sorted, k)
+		}
+		sort.Strings(sorted)
+		for _, k := range sorted {
+			p := ptr + "/" + jsonx.EscapePointer(k)
+			av, inA := am[k]
+			bv, inB := bm[k]
+			switch {
+			case !inA:
+				*out = append(*out, "+ "+p+": "+short(bv))
+			case !inB:
+				*out = append(*out, "- "+p+": "+short(av))
+			default:
+				walkDiff(p, av, bv, out)
+			}
+		}
+		return
+	}
+	aa, aArr := a.([]any)
+	ba, bArr := b.([]any)
+	if aArr && bArr && len(aa) == len(ba) {
+		for i := range aa {
+			walkDiff(ptr+"/"+strconv.Itoa(i), aa[i], ba[i], out)
+		}
+		return
+	}
+	if !bytes.Equal(jsonx.Canonical(a), jsonx.Canonical(b)) {
+		p := ptr
+		if p == "" {
+			p = "/"
+		}
+		*out = append(*out, "- "+p+": "+short(a), "+ "+p+": "+short(b))
+	}
+}

@@ -1,0 +1,100 @@
+package check
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// step is one frame of a rule test: who sent what on which connection.
+type step struct {
+	conn string
+	dir  wire.Direction
+	json string
+}
+
+func c2s(conn, json string) step { return step{conn, wire.ClientToServer, json} }
+func s2c(conn, json string) step { return step{conn, wire.ServerToClient, json} }
+
+// closeConn ends a connection, as a close frame would.
+func closeConn(conn string) step { return step{conn: conn} }
+
+// ruleCase is a table row: the frames, and the rule ids that must fire (an
+// empty want means the sequence is clean).
+type ruleCase struct {
+	name  string
+	steps []step
+	want  []string
+}
+
+// feed runs steps through a fresh session and returns every finding.
+func feed(t *testing.T, name string, steps []step) []Finding {
+	t.Helper()
+	d, err := dialect.Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession(d, Options{})
+	var out []Finding
+	for i, st := range steps {
+		f := wire.Frame{Conn: st.conn, Dir: st.dir, Index: int64(i), Op: wire.OpText, Payload: []byte(st.json)}
+		if st.dir == "" {
+			f.Op = wire.OpClose
+		}
+		out = append(out, s.Observe(f)...)
+	}
+	return out
+}
+
+// runRuleCases checks that exactly the wanted rules fire: every finding of
+// warning or error severity must be wanted, and every wanted rule must
+// fire. Ambiguity warnings depend on schema detail and are tested by the
+// example corpus, so they are ignored here.
+func runRuleCases(t *testing.T, name string, cases []ruleCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fs := feed(t, name, tc.steps)
+			got := map[string]bool{}
+			for _, f := range fs {
+				if f.Severity < Warning || strings.Contains(f.Rule, ".ambiguous.") {
+					continue
+				}
+				got[f.Rule] = true
+				if !contains(tc.want, f.Rule) {
+					t.Errorf("unexpected %s (frame %d %s: pointer %q expected %q actual %q)", f, f.Frame, f.Type, f.Pointer, f.Expected, f.Actual)
+				}
+			}
+			for _, w := range tc.want {
+				if !got[w] {
+					t.Errorf("rule %s did not fire; got %v", w, keys(got))
+				}
+			}
+		})
+	}
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// findOne returns the first finding of a rule, failing the test without one.
+func findOne(t *testing.T, fs []Finding, rule string) Finding {
+	t.Helper()
+	for _, f := range fs {
+		if f.Rule == rule {
+			return f
+		}
+	}
+	t.Fatalf("no %s finding in %v", rule, fs)
+	return Finding{}
+}

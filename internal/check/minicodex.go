@@ -1,0 +1,336 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// minicodex rules: event_id order, replay after resume, approvals and runs.
+var (
+	mcEventIDOrder = Rule{ID: "minicodex.event-id-order", Severity: Error, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Semantics: Ordering",
+		Summary: "Every server→client event_id on a connection is greater than the one before (strictly monotonic)."}
+	mcReplayMismatch = Rule{ID: "minicodex.replay-mismatch", Severity: Error, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Core concepts: Event log; §Handshake & resume",
+		Summary: "An event delivered again (replay after resume, fan-out copy) equals the original with that event_id."}
+	mcReplayGap = Rule{ID: "minicodex.replay-gap", Severity: Error, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Handshake & resume: replay delta from last_seen_event_id",
+		Summary: "After resume, the replay delivers every event after last_seen_event_id that the session had, without skipping one (or sends a snapshot covering them)."}
+	mcReplayDuplicate = Rule{ID: "minicodex.replay-duplicate", Severity: Error, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Handshake & resume: replay delta from last_seen_event_id",
+		Summary: "After resume{last_seen_event_id: N}, no event with event_id <= N is delivered again as new."}
+	mcHandshakeFirst = Rule{ID: "minicodex.handshake-first", Severity: Warning, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Handshake & resume: client connects → sends hello (or resume)",
+		Summary: "A client's first message on a connection is hello or resume."}
+	mcApproveUnknown = Rule{ID: "minicodex.approve-unknown-call", Severity: Error, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Client → Server messages: Approve/Deny; error code UNKNOWN_CALL_ID",
+		Summary: "approve/deny names a call_id the server announced in approval_pending."}
+	mcApproveDecided = Rule{ID: "minicodex.approve-not-pending", Severity: Warning, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Semantics: approvals are serialized server-side; error code APPROVAL_CONFLICT",
+		Summary: "approve/deny names a call_id that is still pending (not already decided, possibly by another client)."}
+	mcAbortIdle = Rule{ID: "minicodex.abort-not-running", Severity: Warning, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Error codes: NOT_RUNNING; §UI state machine",
+		Summary: "abort is sent only while a run is active (it may race with the run finishing, hence a warning)."}
+	mcDecisionUnknown = Rule{ID: "minicodex.decision-unknown-call", Severity: Error, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Server → Client messages: Approvals",
+		Summary: "approval_decision names a call_id that an approval_pending announced."}
+)
+
+var _ = registerRuleSet("minicodex", func(o Options) ruleSet { return newMinicodex(o) })
+
+var _ = register(mcEventIDOrder, mcReplayMismatch, mcReplayGap, mcReplayDuplicate, mcHandshakeFirst,
+	mcApproveUnknown, mcApproveDecided, mcAbortIdle, mcDecisionUnknown)
+
+type minicodex struct {
+	window    int
+	log       *eventLog
+	known     []int64 // event ids of the session, sorted, newest window kept
+	conns     map[string]*mcConn
+	pending   map[string]bool // call_id → still pending
+	announced map[string]bool // call_ids ever announced (bounded by window)
+	running   bool
+}
+
+type mcConn struct {
+	sawClient bool
+	hasLast   bool
+	last      int64 // last event_id delivered on this connection
+	resumed   bool
+	from      int64 // last_seen_event_id of the resume
+	cursor    int64 // replay has covered every event <= cursor
+}
+
+func newMinicodex(opts Options) *minicodex {
+	return &minicodex{
+		window:    opts.ReplayWindow,
+		log:       newEventLog(opts.ReplayWindow),
+		conns:     map[string]*mcConn{},
+		pending:   map[string]bool{},
+		announced: map[string]bool{},
+	}
+}
+
+func (r *minicodex) opened(conn, _ string) { r.conns[conn] = &mcConn{} }
+func (r *minicodex) closed(conn string)    { delete(r.conns, conn) }
+
+func (r *minicodex) conn(id string) *mcConn {
+	c, ok := r.conns[id]
+	if !ok {
+		c = &mcConn{}
+		r.conns[id] = c
+	}
+	return c
+}
+
+func (r *minicodex) observe(m *message) []Finding {
+	c := r.conn(m.Frame.Conn)
+	if m.Frame.Dir == wire.ClientToServer {
+		return r.client(c, m)
+	}
+	return r.server(c, m)
+}
+
+func (r *minicodex) client(c *mcConn, m *message) []Finding {
+	var out []Finding
+	if !c.sawClient {
+		c.sawClient = true
+		if m.Type != "hello" && m.Type != "resume" {
+			fd := mcHandshakeFirst.fire(m, "first client message on the connection is %q", m.Type)
+			fd.Expected, fd.Actual = "hello or resume", m.Type
+			out = append(out, fd)
+		}
+	}
+	switch m.Type {
+	case "resume":
+		c.resumed, c.from, c.cursor = true, math.MinInt64, math.MinInt64
+		if n, ok := jsonx.Int64(m.Doc["last_seen_event_id"]); ok {
+			c.from, c.cursor = n, n
+			c.hasLast, c.last = true, n
+		}
+	case "approve", "deny":
+		out = append(out, r.approval(m)...)
+	case "abort":
+		if !r.running {
+			fd := mcAbortIdle.fire(m, "abort while no run is active")
+			fd.Expected, fd.Actual = "an active run (starting, running, awaiting_approval)", "no active run"
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
+func (r *minicodex) approval(m *message) []Finding {
+	id, ok := jsonx.String(m.Doc["call_id"])
+	if !ok || r.pending[id] {
+		return nil
+	}
+	if r.announced[id] {
+		fd := mcApproveDecided.fire(m, "%s of call_id %q, which is already decided", m.Type, id)
+		fd.Pointer, fd.Expected, fd.Actual = "/call_id", "a pending call_id", strconv.Quote(id)
+		return []Finding{fd}
+	}
+	fd := mcApproveUnknown.fire(m, "%s of call_id %q, which no approval_pending announced", m.Type, id)
+	fd.Pointer, fd.Actual = "/call_id", strconv.Quote(id)
+	fd.Expected = "one of " + orNone(sortedKeys(r.pending))
+	return []Finding{fd}
+}
+
+func (r *minicodex) server(c *mcConn, m *message) []Finding {
+	switch m.Type {
+	case "snapshot":
+		// A snapshot is state, not a log event: it does not take part in
+		// the order, and after a resume it covers every event up to its id.
+		if e, ok := jsonx.Int64(m.Doc["event_id"]); ok && c.resumed && e > c.cursor {
+			c.cursor = e
+		}
+		r.runState(m.Doc["run_state"])
+		return nil
+	case "welcome":
+		if st, ok := m.Doc["session_state"].(map[string]any); ok {
+			_, active := st["active_run_id"].(string)
+			r.running = active
+		}
+	}
+	e, ok := jsonx.Int64(m.Doc["event_id"])
+	if !ok {
+		return nil
+	}
+	var out []Finding
+	if !(c.resumed && e <= c.from) { // a re-sent old event is a replay-duplicate, reported once
+		out = r.order(c, m, e)
+	}
+	orig, differs := r.log.compare(strconv.FormatInt(e, 10), m, m.Doc)
+	if differs {
+		out = append(out, replayMismatch(mcReplayMismatch, m, orig, fmt.Sprintf("event_id %d", e)))
+	}
+	if c.resumed {
+		out = append(out, r.replay(c, m, e)...)
+	}
+	if orig == nil {
+		r.remember(e)
+		out = append(out, r.state(m)...)
+	}
+	return out
+}
+
+func (r *minicodex) order(c *mcConn, m *message, e int64) []Finding {
+	var out []Finding
+	if c.hasLast && e <= c.last {
+		fd := mcEventIDOrder.fire(m, "event_id %d after %d on this connection", e, c.last)
+		fd.Pointer, fd.Expected, fd.Actual = "/event_id", fmt.Sprintf("> %d", c.last), strconv.FormatInt(e, 10)
+		out = append(out, fd)
+	}
+	if !c.hasLast || e > c.last {
+		c.hasLast, c.last = true, e
+	}
+	return out
+}
+
+func (r *minicodex) replay(c *mcConn, m *message, e int64) []Finding {
+	if e <= c.from {
+		fd := mcReplayDuplicate.fire(m, "event_id %d re-sent after resume{last_seen_event_id: %d}", e, c.from)
+		fd.Pointer, fd.Expected, fd.Actual = "/event_id", fmt.Sprintf("> %d", c.from), strconv.FormatInt(e, 10)
+		return []Finding{fd}
+	}
+	if e <= c.cursor {
+		return nil
+	}
+	missing := r.between(c.cursor, e)
+	c.cursor = e
+	if len(missing) == 0 {
+		return nil
+	}
+	fd := mcReplayGap.fire(m, "replay after resume skipped event_id %s", joinIDs(missing))
+	fd.Pointer = "/event_id"
+	fd.Expected = fmt.Sprintf("event_id %d next", missing[0])
+	fd.Actual = strconv.FormatInt(e, 10)
+	return []Finding{fd}
+}
+
+// between lists the known event ids strictly between lo and hi.
+func (r *minicodex) between(lo, hi int64) []int64 {
+	i := sort.Search(len(r.known), func(i int) bool { return r.known[i] > lo })
+	var out []int64
+	for ; i < len(r.known) && r.known[i] < hi; i++ {
+		out = append(out, r.known[i])
+	}
+	return out
+}
+
+func (r *minicodex) remember(e int64) {
+	i := sort.Search(len(r.known), func(i int) bool { return r.known[i] >= e })
+	if i < len(r.known) && r.known[i] == e {
+		return
+	}
+	r.known = append(r.known, 0)
+	copy(r.known[i+1:], r.known[i:])
+	r.known[i] = e
+	if len(r.known) > r.window {
+		r.known = r.known[1:]
+	}
+}
+
+// state follows approvals and runs from new (not replayed) events.
+func (r *minicodex) state(m *message) []Finding {
+	switch m.Type {
+	case "approval_pending":
+		if id, ok := jsonx.String(m.Doc["call_id"]); ok {
+			r.pending[id] = true
+			r.announce(id)
+		}
+	case "approval_decision":
+		id, ok := jsonx.String(m.Doc["call_id"])
+		if !ok {
+			return nil
+		}
+		delete(r.pending, id)
+		if !r.announced[id] {
+			fd := mcDecisionUnknown.fire(m, "approval_decision for call_id %q, which no approval_pending announced", id)
+			fd.Pointer, fd.Actual = "/call_id", strconv.Quote(id)
+			return []Finding{fd}
+		}
+	case "run_status":
+		r.runState(m.Doc["run_state"])
+	case "turn_done":
+		r.running = false
+	}
+	return nil
+}
+
+// runState takes the server's authoritative RunState: whether a run is
+// active and which approvals are pending.
+func (r *minicodex) runState(v any) {
+	st, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	switch st["status"] {
+	case "starting", "running", "awaiting_approval", "aborting":
+		r.running = true
+	case "idle", "finished", "error":
+		r.running = false
+	}
+	list, ok := st["pending_approvals"].([]any)
+	if !ok {
+		return
+	}
+	r.pending = map[string]bool{}
+	for _, a := range list {
+		if id, ok := jsonx.String(jsonx.FieldOr(a, "call_id")); ok {
+			r.pending[id] = true
+			r.announce(id)
+		}
+	}
+}
+
+func (r *minicodex) announce(id string) {
+	if len(r.announced) >= r.window {
+		r.announced = map[string]bool{} // bounded memory; older call ids are forgotten
+	}
+	r.announced[id] = true
+}
+
+// replayMismatch reports an event delivered again with different content.
+func replayMismatch(rule Rule, m *message, orig *logged, what string) Finding {
+	fd := rule.fire(m, "%s delivered again with different content (first seen as frame %d on %s)", what, orig.frame, orig.conn)
+	fd.Diff = jsonDiff(orig.doc, m.Doc)
+	fd.Expected = "the original event, unchanged"
+	fd.Actual = "changed: " + firstLine(fd.Diff)
+	fd.Related = []int64{orig.frame}
+	return fd
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func joinIDs(ids []int64) string {
+	const max = 10
+	var parts []string
+	for i, id := range ids {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("… (%d in all)", len(ids)))
+			break
+		}
+		parts = append(parts, strconv.FormatInt(id, 10))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

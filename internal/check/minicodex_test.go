@@ -1,0 +1,113 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+const mcRun = `{"run_id":"3f1c2a9e-8b7d-4c6e-9f00-123456789abc","status":"%s","started_at":"2026-11-21T10:00:00Z","pending_approvals":[]}`
+
+func mcStatus(status string, eid int) string {
+	return fmt.Sprintf(`{"type":"run_status","run_state":`+mcRun+`,"event_id":%d}`, status, eid)
+}
+
+func mcText(text string, eid int) string {
+	return fmt.Sprintf(`{"type":"assistant_text","text":%q,"event_id":%d}`, text, eid)
+}
+
+const (
+	mcHello   = `{"type":"hello","v":"1.0.0","client_capabilities":["approvals"]}`
+	mcWelcome = `{"type":"welcome","v":"1.0.0","session_state":{"session_id":"s1","version":"1.0.0","capabilities":["replay"],"last_event_id":null,"active_run_id":null,"run_counter":0}}`
+)
+
+func mcResume(n int) string { return fmt.Sprintf(`{"type":"resume","last_seen_event_id":%d}`, n) }
+
+// mcThree is a first connection that saw events 1..3.
+var mcThree = []step{
+	c2s("c1", mcHello), s2c("c1", mcWelcome),
+	c2s("c1", `{"type":"send","text":"hi"}`),
+	s2c("c1", mcStatus("running", 1)), s2c("c1", mcText("hel", 2)), s2c("c1", mcText("lo", 3)),
+	closeConn("c1"),
+}
+
+func then(base []step, more ...step) []step { return append(append([]step(nil), base...), more...) }
+
+func TestMinicodexRules(t *testing.T) {
+	t.Parallel()
+	runRuleCases(t, "minicodex", []ruleCase{
+		{name: "clean run", steps: []step{
+			c2s("c1", mcHello), s2c("c1", mcWelcome),
+			c2s("c1", `{"type":"send","text":"hi","client_msg_id":"m1"}`),
+			s2c("c1", `{"type":"accepted"}`),
+			s2c("c1", mcStatus("running", 1)), s2c("c1", `{"type":"user_text","text":"hi","event_id":2}`),
+			s2c("c1", mcText("hello", 3)), s2c("c1", mcStatus("finished", 4)),
+			s2c("c1", `{"type":"turn_done","event_id":5}`),
+			s2c("c1", `{"type":"heartbeat","interval_ms":15000}`),
+		}},
+		{name: "event_id repeats", want: []string{"minicodex.event-id-order"},
+			steps: then(mcThree[:6], s2c("c1", mcText("lo", 3)))},
+		{name: "event_id goes backwards", want: []string{"minicodex.event-id-order"},
+			steps: then(mcThree[:6], s2c("c1", mcText("x", 0)))},
+		{name: "event_id may skip numbers", steps: then(mcThree[:6], s2c("c1", mcText("!", 10)))},
+		{name: "resume replays the delta", steps: then(mcThree,
+			c2s("c2", mcResume(1)), s2c("c2", mcText("hel", 2)), s2c("c2", mcText("lo", 3)), s2c("c2", mcText("!", 4)))},
+		{name: "resume replay alters an event", want: []string{"minicodex.replay-mismatch"}, steps: then(mcThree,
+			c2s("c2", mcResume(1)), s2c("c2", mcText("hel", 2)), s2c("c2", mcText("LO", 3)))},
+		{name: "resume replay skips an event", want: []string{"minicodex.replay-gap"}, steps: then(mcThree,
+			c2s("c2", mcResume(1)), s2c("c2", mcText("lo", 3)))},
+		{name: "resume replays what the client had", want: []string{"minicodex.replay-duplicate"}, steps: then(mcThree,
+			c2s("c2", mcResume(2)), s2c("c2", mcText("hel", 2)), s2c("c2", mcText("lo", 3)))},
+		{name: "resume answered by a snapshot covering the gap", steps: then(mcThree,
+			c2s("c2", mcResume(1)),
+			s2c("c2", `{"type":"snapshot","v":"1.0.0","session_state":{"session_id":"s1","version":"1.0.0","capabilities":[],"run_counter":1},"run_state":null,"transcript":[],"event_id":3}`),
+			s2c("c2", mcText("!", 4)))},
+		{name: "fan-out copies are identical", steps: []step{
+			c2s("a", mcHello), c2s("b", mcHello), s2c("a", mcText("x", 1)), s2c("b", mcText("x", 1))}},
+		{name: "fan-out copy differs", want: []string{"minicodex.replay-mismatch"}, steps: []step{
+			c2s("a", mcHello), c2s("b", mcHello), s2c("a", mcText("x", 1)), s2c("b", mcText("y", 1))}},
+		{name: "key order does not matter", steps: []step{
+			c2s("a", mcHello), s2c("a", `{"type":"assistant_text","text":"x","event_id":1}`),
+			s2c("b", `{"event_id":1,"text":"x","type":"assistant_text"}`)}},
+		{name: "first message is not hello", want: []string{"minicodex.handshake-first"}, steps: []step{
+			c2s("c1", `{"type":"send","text":"hi"}`)}},
+		{name: "approve a pending call", steps: []step{
+			c2s("c1", mcHello), s2c("c1", mcStatus("running", 1)),
+			s2c("c1", `{"type":"approval_pending","call_id":"call_1","tool_key":"server_tool","args_json":"{}","event_id":2}`),
+			c2s("c1", `{"type":"approve","call_id":"call_1"}`),
+			s2c("c1", `{"type":"approval_decision","call_id":"call_1","decision":"approve","event_id":3}`),
+			s2c("c1", `{"type":"function_call_output","call_id":"call_1","result":{"content":[]},"output":"ok","event_id":4}`),
+		}},
+		{name: "approve an unknown call", want: []string{"minicodex.approve-unknown-call"}, steps: []step{
+			c2s("c1", mcHello), c2s("c1", `{"type":"deny","call_id":"nope"}`)}},
+		{name: "approve an already decided call", want: []string{"minicodex.approve-not-pending"}, steps: []step{
+			c2s("c1", mcHello),
+			s2c("c1", `{"type":"approval_pending","call_id":"call_1","tool_key":"t","event_id":1}`),
+			s2c("c1", `{"type":"approval_decision","call_id":"call_1","decision":"deny_continue","event_id":2}`),
+			c2s("c1", `{"type":"approve","call_id":"call_1"}`)}},
+		{name: "pending approvals learnt from run_state", steps: []step{
+			c2s("c1", mcHello),
+			s2c("c1", `{"type":"run_status","run_state":{"run_id":"3f1c2a9e-8b7d-4c6e-9f00-123456789abc","status":"awaiting_approval","started_at":"2026-11-21T10:00:00Z","pending_approvals":[{"call_id":"c9","tool_key":"t","args":{}}]},"event_id":1}`),
+			c2s("c1", `{"type":"approve","call_id":"c9"}`)}},
+		{name: "decision for an unknown call", want: []string{"minicodex.decision-unknown-call"}, steps: []step{
+			c2s("c1", mcHello), s2c("c1", `{"type":"approval_decision","call_id":"x","decision":"approve","event_id":1}`)}},
+		{name: "abort while idle", want: []string{"minicodex.abort-not-running"}, steps: []step{
+			c2s("c1", mcHello), s2c("c1", mcWelcome), c2s("c1", `{"type":"abort"}`)}},
+		{name: "abort mid-run", steps: []step{
+			c2s("c1", mcHello), s2c("c1", mcStatus("running", 1)), c2s("c1", `{"type":"abort"}`),
+			s2c("c1", mcStatus("aborting", 2)), s2c("c1", mcStatus("finished", 3))}},
+	})
+}
+
+func TestMinicodexReplayMismatchShowsDiff(t *testing.T) {
+	t.Parallel()
+	fs := feed(t, "minicodex", then(mcThree,
+		c2s("c2", mcResume(2)), s2c("c2", `{"type":"assistant_text","event_id":3,"text":"LO"}`)))
+	f := findOne(t, fs, "minicodex.replay-mismatch")
+	if !strings.Contains(f.Diff, `- /text: "lo"`) || !strings.Contains(f.Diff, `+ /text: "LO"`) {
+		t.Errorf("diff does not show the altered member:\n%s", f.Diff)
+	}
+	if len(f.Related) != 1 || f.Related[0] != 5 {
+		t.Errorf("related = %v, want the original frame 5", f.Related)
+	}
+}

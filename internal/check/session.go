@@ -1,0 +1,107 @@
+package check
+
+import (
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// Options tune a Session. The zero value is ready to use.
+type Options struct {
+	Limits
+	// ReplayWindow bounds how many past events a session remembers to judge
+	// replays against, so memory follows the window, not the session's
+	// length. Replays of older events cannot be compared and are not
+	// reported. Default 10000.
+	ReplayWindow int
+}
+
+// DefaultReplayWindow is the number of events kept for replay comparison.
+const DefaultReplayWindow = 10000
+
+// Session judges the frames of one logical session: every connection of
+// one minicodex session_id, of one mitto session, of one hostd host and the
+// apps watching its runs. Feed it every frame in order; it is not safe for
+// concurrent use (a feeder owns it, as the proxy's per-session validator
+// goroutine does).
+type Session struct {
+	d     *dialect.Dialect
+	lim   Limits
+	rules ruleSet
+	conns map[string]bool
+}
+
+// ruleSet is the stateful part of a dialect: sequence, replay and state
+// rules. It sees only messages that decoded to a known type.
+type ruleSet interface {
+	opened(conn, url string)
+	observe(m *message) []Finding
+	closed(conn string)
+}
+
+// NewSession starts a session of dialect d.
+func NewSession(d *dialect.Dialect, opts Options) *Session {
+	if opts.ReplayWindow <= 0 {
+		opts.ReplayWindow = DefaultReplayWindow
+	}
+	return &Session{
+		d:     d,
+		lim:   opts.Limits.orDefault(),
+		rules: newRuleSet(d.Dialect, opts),
+		conns: map[string]bool{},
+	}
+}
+
+// Dialect is the dialect the session judges.
+func (s *Session) Dialect() *dialect.Dialect { return s.d }
+
+// Observe judges one frame in the context of every frame before it and
+// returns the findings it makes, in the order the rules fired.
+func (s *Session) Observe(f wire.Frame) []Finding {
+	if !s.conns[f.Conn] {
+		s.conns[f.Conn] = true
+		s.rules.opened(f.Conn, f.URL)
+	}
+	if f.Op == wire.OpClose {
+		s.Closed(f.Conn)
+		return nil
+	}
+	m, out := stateless(s.d, f, s.lim)
+	if m != nil && m.Known {
+		out = append(out, s.rules.observe(m)...)
+	}
+	for i := range out {
+		out[i].Dir = f.Dir
+	}
+	return out
+}
+
+// Closed tells the session a connection ended (with or without a close
+// frame); rules that track per-connection state forget it.
+func (s *Session) Closed(conn string) {
+	if s.conns[conn] {
+		s.rules.closed(conn)
+	}
+}
+
+// ruleSets maps a dialect to the constructor of its stateful rules; each
+// dialect file registers itself, so dialects never touch each other's code.
+var ruleSets = map[string]func(Options) ruleSet{}
+
+func registerRuleSet(name string, make func(Options) ruleSet) bool {
+	ruleSets[name] = make
+	return true
+}
+
+func newRuleSet(name string, opts Options) ruleSet {
+	if make, ok := ruleSets[name]; ok {
+		return make(opts)
+	}
+	return noRules{}
+}
+
+// noRules is the rule set of a dialect without stateful rules.
+type noRules struct{}
+
+func (noRules) opened(string, string)      {}
+func (noRules) observe(*message) []Finding { return nil }
+func (noRules) closed(string)              {}

@@ -1,0 +1,19 @@
+// Package recording reads and writes recordings of WebSocket sessions.
+//
+// The format is JSON Lines, one record a line, written and flushed as
+// frames pass so that a crash loses at most the frame being written and a
+// session is never held in memory. The first line is a header; then "open"
+// lines announce connections (with the connection they reconnect, the
+// reconnect lineage), "frame" lines carry messages, and "close" lines say
+// how a connection ended and who ended it.
+//
+//	{"kind":"header","format":"wsconform-recording","version":1,"dialect":"minicodex","tool":"wsconform 0.1.0","time":"…"}
+//	{"kind":"open","conn":"c1","session":"s1","url":"ws://127.0.0.1:7337/ws","time":"…"}
+//	{"kind":"frame","conn":"c1","session":"s1","dir":"c2s","index":1,"time":"…","opcode":1,"text":"{\"type\":\"hello\",\"v\":\"1.0.0\"}"}
+//	{"kind":"close","conn":"c1","session":"s1","time":"…","code":1000,"reason":"bye","by":"client"}
+//
+// Text payloads that are valid UTF-8 are stored as "text"; anything else
+// (binary frames, invalid UTF-8) as "base64", so every byte round-trips.
+// Chrome DevTools HAR files (entries with _webSocketMessages) are read too,
+// so a capture taken without the proxy can be judged offline.
+package recording

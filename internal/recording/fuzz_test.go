@@ -1,0 +1,28 @@
+package recording
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+// FuzzScan feeds arbitrary bytes to the recording and HAR readers: they
+// must report problems, never panic or hang.
+func FuzzScan(f *testing.F) {
+	f.Add([]byte(`{"kind":"header","format":"wsconform-recording","version":1}` + "\n" +
+		`{"kind":"frame","conn":"c1","dir":"c2s","index":1,"opcode":1,"text":"{}"}`))
+	f.Add([]byte(`{"kind":"frame","conn":"c1","dir":"s2c","opcode":2,"base64":"AAE="}`))
+	f.Add([]byte(`{"log":{"entries":[{"request":{"url":"ws://x"},"_webSocketMessages":[{"type":"send","time":1.5,"opcode":1,"data":"{}"}]}]}}`))
+	f.Add([]byte("\n\n{\"kind\":\n"))
+	if har, err := os.ReadFile("testdata/chrome.har"); err == nil {
+		f.Add(har)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _, _ = Scan(bytes.NewReader(data), func(l Line) error {
+			if l.Kind == KindFrame {
+				_, _ = l.Frame()
+			}
+			return nil
+		})
+	})
+}

@@ -1,0 +1,79 @@
+package recording
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// Writer appends lines to a recording and flushes each one, so that after
+// a crash (even SIGKILL) the file holds every line written before it and
+// reads back cleanly. It is safe for concurrent use: the proxy records
+// connections from several goroutines.
+type Writer struct {
+	mu  sync.Mutex
+	bw  *bufio.Writer
+	enc *json.Encoder
+	err error
+}
+
+// Header describes a recording.
+type Header struct {
+	Dialect string
+	Tool    string
+	Started time.Time
+}
+
+// NewWriter writes the header line to w and returns a Writer.
+func NewWriter(w io.Writer, h Header) (*Writer, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false) // payloads stay readable: "<" not "\u003c"
+	rw := &Writer{bw: bw, enc: enc}
+	err := rw.write(Line{Kind: KindHeader, Format: Format, Version: Version,
+		Dialect: h.Dialect, Tool: h.Tool, Time: h.Started.UTC()})
+	if err != nil {
+		return nil, err
+	}
+	return rw, nil
+}
+
+// Open records a new connection of session, reconnecting parent if set.
+func (w *Writer) Open(conn, session, parent, url string, t time.Time) error {
+	return w.write(Line{Kind: KindOpen, Conn: conn, Session: session, Parent: parent, URL: url, Time: t.UTC()})
+}
+
+// Frame records one frame of session.
+func (w *Writer) Frame(session string, f wire.Frame) error {
+	l := FrameLine(session, f)
+	l.Time = l.Time.UTC()
+	return w.write(l)
+}
+
+// Close records how a connection ended. by is one of the By constants.
+func (w *Writer) Close(conn, session string, code int, reason, by string, t time.Time) error {
+	return w.write(Line{Kind: KindClose, Conn: conn, Session: session, Code: code, Reason: reason, By: by, Time: t.UTC()})
+}
+
+// write encodes and flushes one line. After the first error every call
+// returns it: a recording with a hole in the middle would mislead.
+func (w *Writer) write(l Line) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.enc.Encode(l); err != nil {
+		w.err = fmt.Errorf("write recording line: %w", err)
+		return w.err
+	}
+	if err := w.bw.Flush(); err != nil {
+		w.err = fmt.Errorf("flush recording: %w", err)
+	}
+	return w.err
+}

@@ -18,6 +18,39 @@ const maxDiffLines = 12
 func jsonDiff(a, b any) string {
 	var lines []string
 	walkDiff("", a, b, &lines)
+	return joinDiff(lines)
+}
+
+// firstDifference locates the first differing member of a diff and what it
+// was and became ("absent" when missing on one side).
+func firstDifference(diff string) (ptr, was, now string) {
+	lines := strings.Split(diff, "\n")
+	if len(lines) == 0 || len(lines[0]) < 2 {
+		return "", "", ""
+	}
+	ptr, was = splitDiffLine(lines[0])
+	now = "absent"
+	if strings.HasPrefix(lines[0], "+ ") {
+		was, now = "absent", was
+		return ptr, was, now
+	}
+	if len(lines) > 1 {
+		if p2, v := splitDiffLine(lines[1]); p2 == ptr && strings.HasPrefix(lines[1], "+ ") {
+			now = v
+		}
+	}
+	return ptr, was, now
+}
+
+func splitDiffLine(line string) (ptr, val string) {
+	body := line[2:]
+	if i := strings.Index(body, ": "); i >= 0 {
+		return body[:i], body[i+2:]
+	}
+	return body, ""
+}
+
+func joinDiff(lines []string) string {
 	if len(lines) > maxDiffLines {
 		more := len(lines) - maxDiffLines
 		lines = append(lines[:maxDiffLines], fmt.Sprintf("… %d more lines", more))

@@ -300,17 +300,12 @@ func (r *minicodex) announce(id string) {
 func replayMismatch(rule Rule, m *message, orig *logged, what string) Finding {
 	fd := rule.fire(m, "%s delivered again with different content (first seen as frame %d on %s)", what, orig.frame, orig.conn)
 	fd.Diff = jsonDiff(orig.doc, m.Doc)
-	fd.Expected = "the original event, unchanged"
-	fd.Actual = "changed: " + firstLine(fd.Diff)
+	fd.Pointer, fd.Expected, fd.Actual = firstDifference(fd.Diff)
+	if fd.Pointer == "/" {
+		fd.Pointer = ""
+	}
 	fd.Related = []int64{orig.frame}
 	return fd
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 func joinIDs(ids []int64) string {

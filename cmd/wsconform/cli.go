@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/wsconform/wsconform/internal/version"
+)
+
+// Exit codes, as documented in the README and DESIGN.md.
+const (
+	exitOK      = 0
+	exitFail    = 1 // conformance failure: an error finding
+	exitUsage   = 2 // bad flags or arguments
+	exitHarness = 3 // unreadable input, unreachable target, harness error
+)
+
+// exitError carries an exit code up to main, the only place that exits.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+func harnessErr(err error) error { return &exitError{code: exitHarness, err: err} }
+
+// errFailed is returned when the judged traffic has error findings; the
+// findings themselves were already printed.
+var errFailed = &exitError{code: exitFail}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "wsconform: %v\n", ee.err)
+		}
+		if ee.code == exitUsage {
+			fmt.Fprintln(stderr, "Run 'wsconform --help' for usage.")
+		}
+		return ee.code
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "wsconform: interrupted")
+		return exitHarness
+	}
+	fmt.Fprintf(stderr, "wsconform: %v\n", err)
+	return exitHarness
+}
+
+// command is one subcommand.
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"validate", "judge recordings and HAR files offline", runValidate},
+		{"rules", "print the rule catalogue", runRules},
+		{"version", "print the version", runVersion},
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		printUsage(stderr)
+		return &exitError{code: exitUsage}
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		printUsage(stdout)
+		return nil
+	case "--version":
+		return runVersion(ctx, nil, stdout, stderr)
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	return usageErr("unknown command %q", args[0])
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "%s: conformance tester for JSON-over-WebSocket agent protocols\n\nUsage:\n  wsconform <command> [flags]\n\nCommands:\n", version.String())
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'wsconform <command> --help' for a command's flags.\n")
+	fmt.Fprintf(w, "Exit codes: 0 pass, 1 conformance failure, 2 usage error, 3 unreadable input or harness error.\n")
+}
+
+// newFlags makes a flag set whose errors come back as usage errors and
+// whose --help prints a synopsis, a description and the flags.
+func newFlags(name, synopsis, about string, stdout io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "Usage: wsconform %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parse parses flags; --help prints usage and ends the command cleanly.
+func parse(fs *pflag.FlagSet, args []string) (help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fs.Usage()
+			return true, nil
+		}
+		return false, usageErr("%s: %v", fs.Name(), err)
+	}
+	return false, nil
+}
+
+func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
+	if len(args) > 0 {
+		return usageErr("version takes no arguments, got %s", strings.Join(args, " "))
+	}
+	fmt.Fprintln(stdout, version.String())
+	return nil
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/console"
+	"github.com/wsconform/wsconform/internal/dialect"
+)
+
+func runRules(_ context.Context, args []string, stdout, _ io.Writer) error {
+	fs := newFlags("rules", "[--dialect NAME] [--json] [--long]",
+		"Prints the rule catalogue: every rule's id, severity (error = the spec's MUST,\n"+
+			"warning = SHOULD or a spec ambiguity, info) and the spec section it comes from.", stdout)
+	name := fs.String("dialect", "", "only the rules that apply to this dialect ("+fmt.Sprint(dialect.Names())+")")
+	asJSON := fs.Bool("json", false, "print the catalogue as JSON")
+	long := fs.Bool("long", false, "also print each rule's requirement text")
+	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never")
+	if help, err := parse(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErr("rules: unexpected argument %q", fs.Arg(0))
+	}
+	if *name != "" && !dialect.Known(*name) {
+		return usageErr("rules: unknown dialect %q (known: %v)", *name, dialect.Names())
+	}
+	rules := check.Rules(*name)
+	if *asJSON {
+		b, err := json.MarshalIndent(rules, "", "  ")
+		if err != nil {
+			return harnessErr(err)
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", b)
+		return err
+	}
+	p := console.New(stdout, *colorMode)
+	groups := []string{""}
+	if *name != "" {
+		groups = append(groups, *name)
+	} else {
+		groups = append(groups, dialect.Names()...)
+	}
+	for _, g := range groups {
+		printGroup(p, stdout, g, rules, *long)
+	}
+	return nil
+}
+
+func printGroup(p *console.Printer, w io.Writer, group string, rules []check.Rule, long bool) {
+	var mine []check.Rule
+	for _, r := range rules {
+		if r.Dialect == group {
+			mine = append(mine, r)
+		}
+	}
+	title := group
+	if group == "" {
+		title = "every dialect"
+	}
+	p.Bold("%s (%d rules)\n", title, len(mine))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range mine {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.ID, r.Severity, r.Spec)
+		if long {
+			fmt.Fprintf(tw, "  \t\t%s\n", r.Summary)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,475 @@
+package check
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// hostd rules: seq order per run, the host's spool replay and run.ack, input
+// idempotency, and which endpoint (host or app) a message belongs on.
+//
+// A hostd session holds host connections (/ws/host: events c2s, commands
+// and run.ack s2c) and app connections (/ws/app: commands c2s, events s2c).
+// A connection's role comes from its URL path, or else from its first
+// message: every hostd message travels in one flow only, so its type and
+// direction name the endpoint.
+var (
+	hdSeqOrder = Rule{ID: "hostd.seq-order", Severity: Error, Dialect: "hostd",
+		Spec:    "hostd-mvp.md §Identifiers: seq, monotonically increasing per run_id event sequence",
+		Summary: "On one connection, each event of a run carries a greater seq than the run's event before it, host→server and server→app."}
+	hdReplayMismatch = Rule{ID: "hostd.replay-mismatch", Severity: Error, Dialect: "hostd",
+		Spec: "hostd-mvp.md §Identifiers (seq per run_id); §Acknowledgements: offline spool replay; " +
+			"interpretation: ts and members the spec does not define are not compared",
+		Summary: "Every copy of a run's event with a given seq (host spool replay, server→app copy, fan-out to several apps) has the type and data of the first."}
+	hdAppDuplicate = Rule{ID: "hostd.app-duplicate", Severity: Error, Dialect: "hostd",
+		Spec: "hostd-mvp.md §Identifiers: seq monotonically increasing per run_id; §Acknowledgements: spool replay after reconnect " +
+			"(the server de-duplicates replayed events)",
+		Summary: "An app connection never receives the same (run_id, seq) event twice: the server de-duplicates the host's spool replay."}
+	hdAckRegress = Rule{ID: "hostd.ack-regress", Severity: Error, Dialect: "hostd",
+		Spec:    "hostd-mvp.md §Acknowledgements / run.ack: last_seq, last persisted seq for this run_id",
+		Summary: "The last_seq a run.ack acknowledges for a run never decreases within the session."}
+	hdAckUnsent = Rule{ID: "hostd.ack-unsent", Severity: Error, Dialect: "hostd",
+		Spec:    "hostd-mvp.md §Acknowledgements / run.ack: sent after persisting a host→server event with a seq",
+		Summary: "run.ack acknowledges no seq beyond the highest the host has sent for the run (judged only for runs whose run.started the session saw the host send)."}
+	hdSpoolAcked = Rule{ID: "hostd.spool-already-acked", Severity: Warning, Dialect: "hostd",
+		Spec:    "hostd-mvp.md §Acknowledgements / run.ack: host deletes spooled events up to last_seq and resumes replay after reconnect",
+		Summary: "After a reconnect, a host does not replay an event the server acknowledged on an earlier connection (seq <= last_seq); an ack lost with the old connection makes this a warning."}
+	hdInputDuplicate = Rule{ID: "hostd.input-duplicate", Severity: Error, Dialect: "hostd",
+		Spec:    "hostd-mvp.md §Identifiers: input_id makes inputs idempotent; §Events / run.input: emitted after an input is accepted and written to the PTY",
+		Summary: "An input_id is recorded (run.input) once per run: a re-delivered run.send_input is not written to the PTY again."}
+	hdInputReforwarded = Rule{ID: "hostd.input-reforwarded", Severity: Warning, Dialect: "hostd",
+		Spec: "hostd-mvp.md §Identifiers: input_id, client-generated UUID to make inputs idempotent; " +
+			"interpretation: the server de-duplicates app retries, while a re-delivery to a reconnected host is allowed",
+		Summary: "The server forwards a run's input_id to a host connection once, and not again after the host recorded it."}
+	hdWrongEndpoint = Rule{ID: "hostd.wrong-endpoint", Severity: Warning, Dialect: "hostd",
+		Spec: "hostd-mvp.md §WebSocket Endpoints; §Events (hostd → server → web); §Commands (web/cli → server → hostd); " +
+			"§Acknowledgements: run.ack back to the connected host",
+		Summary: "Events travel host→server on /ws/host and server→app on /ws/app; commands app→server on /ws/app and server→host on /ws/host; run.ack server→host only."}
+)
+
+var _ = registerRuleSet("hostd", func(o Options) ruleSet { return newHostd(o) })
+
+var _ = register(hdSeqOrder, hdReplayMismatch, hdAppDuplicate, hdAckRegress, hdAckUnsent,
+	hdSpoolAcked, hdInputDuplicate, hdInputReforwarded, hdWrongEndpoint)
+
+// hdEventData lists, per event type, the data members the spec defines:
+// the part of an event that replay copies must keep.
+var hdEventData = map[string][]string{
+	"run.started":        {"tool", "cwd", "command"},
+	"run.output":         {"stream", "text"},
+	"run.awaiting_input": {"reason", "prompt"},
+	"run.exited":         {"exit_code"},
+	"run.input":          {"actor", "input_id", "text_redacted", "text_sha256"},
+}
+
+const hdEventList = "run.started, run.output, run.awaiting_input, run.exited, run.input"
+
+type hdRole int
+
+const (
+	hdUnknown hdRole = iota
+	hdHost
+	hdApp
+)
+
+func (r hdRole) String() string {
+	switch r {
+	case hdHost:
+		return "host"
+	case hdApp:
+		return "app"
+	}
+	return "unknown"
+}
+
+type hostd struct {
+	window int
+	log    *eventLog // run_id+seq → the event's compared part, first sighting
+	conns  map[string]*hdConn
+	runs   map[string]*hdRun     // run_id → what the session knows of it
+	inputs map[string]hdRecorded // run_id+input_id → its first run.input
+}
+
+type hdRun struct {
+	started  bool // the session saw the host send run.started
+	hasSent  bool
+	maxSent  int64 // highest seq of the run seen from the host (or relayed to an app)
+	hasAck   bool
+	ack      int64  // highest last_seq acknowledged
+	ackConn  string // connection the highest ack was first sent on
+	ackFrame int64
+}
+
+type hdRecorded struct {
+	seq   int64
+	frame int64
+}
+
+type hdConn struct {
+	role      hdRole
+	why       string           // how the role was learnt, for messages
+	last      map[string]int64 // run_id → last seq on this connection
+	delivered *eventLog        // app: run_id+seq delivered here (frame only)
+	warned    map[string]bool  // host: runs already given a spool-already-acked warning
+	forwarded map[string]bool  // host: run_id+input_id forwarded here
+}
+
+func newHostd(opts Options) *hostd {
+	return &hostd{
+		window: opts.ReplayWindow,
+		log:    newEventLog(opts.ReplayWindow),
+		conns:  map[string]*hdConn{},
+		runs:   map[string]*hdRun{},
+		inputs: map[string]hdRecorded{},
+	}
+}
+
+func (r *hostd) opened(conn, rawURL string) {
+	c := r.newConn()
+	if role, path := hostdRoleFromURL(rawURL); role != hdUnknown {
+		// Only the path: the query carries host_token or access_token.
+		c.role, c.why = role, "URL path "+path
+	}
+	r.conns[conn] = c
+}
+
+func (r *hostd) closed(conn string) { delete(r.conns, conn) }
+
+func (r *hostd) newConn() *hdConn {
+	return &hdConn{last: map[string]int64{}, warned: map[string]bool{}, forwarded: map[string]bool{}}
+}
+
+func (r *hostd) conn(id string) *hdConn {
+	c, ok := r.conns[id]
+	if !ok {
+		c = r.newConn()
+		r.conns[id] = c
+	}
+	return c
+}
+
+// hostdRoleFromURL reads the endpoint from a connection URL (absolute or
+// just path and query), allowing a prefix such as /api/ws/host.
+func hostdRoleFromURL(raw string) (hdRole, string) {
+	if raw == "" {
+		return hdUnknown, ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return hdUnknown, ""
+	}
+	p := "/" + strings.Trim(u.Path, "/")
+	switch {
+	case strings.HasSuffix(p, "/ws/host"):
+		return hdHost, p
+	case strings.HasSuffix(p, "/ws/app"):
+		return hdApp, p
+	}
+	return hdUnknown, ""
+}
+
+// hostdRoleOf is the endpoint a message's type and direction belong to.
+func hostdRoleOf(m *message) hdRole {
+	_, event := hdEventData[m.Type]
+	toServer := m.Frame.Dir == wire.ClientToServer
+	switch {
+	case event && toServer, !event && !toServer:
+		return hdHost // host sends events; the server sends host commands and run.ack
+	default:
+		return hdApp // app sends commands; the server sends apps events
+	}
+}
+
+func (r *hostd) observe(m *message) []Finding {
+	c := r.conn(m.Frame.Conn)
+	want := hostdRoleOf(m)
+	switch {
+	case c.role == hdUnknown:
+		c.role = want
+		c.why = fmt.Sprintf("inferred from frame %d (%s %s)", m.Frame.Index, m.Frame.Dir, m.Type)
+	case c.role != want:
+		return []Finding{r.wrongEndpoint(c, m)}
+	}
+	if _, event := hdEventData[m.Type]; event {
+		return r.event(c, m)
+	}
+	switch {
+	case m.Type == "run.ack":
+		return r.ack(c, m)
+	case m.Type == "run.send_input" && m.Frame.Dir == wire.ServerToClient:
+		return r.forward(c, m)
+	}
+	return nil
+}
+
+func (r *hostd) wrongEndpoint(c *hdConn, m *message) Finding {
+	var who string
+	switch {
+	case m.Frame.Dir == wire.ServerToClient && c.role == hdApp:
+		who = "sent by the server to an app connection"
+	case m.Frame.Dir == wire.ServerToClient:
+		who = "sent by the server to a host connection"
+	case c.role == hdApp:
+		who = "sent by an app"
+	default:
+		who = "sent by a host"
+	}
+	fd := hdWrongEndpoint.fire(m, "%s %s (connection role %s: %s)", m.Type, who, c.role, c.why)
+	fd.Pointer = "/type"
+	fd.Expected = fmt.Sprintf("%s on a %s connection", hostdFlow(c.role, m.Frame.Dir), c.role)
+	fd.Actual = fmt.Sprintf("%s %s", m.Frame.Dir, m.Type)
+	return fd
+}
+
+// hostdFlow names the messages that belong on one side of an endpoint.
+func hostdFlow(role hdRole, dir wire.Direction) string {
+	toServer := dir == wire.ClientToServer
+	switch {
+	case role == hdHost && toServer, role == hdApp && !toServer:
+		return string(dir) + " events (" + hdEventList + ")"
+	case role == hdHost:
+		return "s2c run.ack, run.send_input or run.stop"
+	default:
+		return "c2s run.send_input or run.stop"
+	}
+}
+
+// hostdAt is jsonx.Get yielding nil for an absent member.
+func hostdAt(doc any, ptr string) any {
+	v, _ := jsonx.Get(doc, ptr)
+	return v
+}
+
+func hostdKey(run string, n int64) string { return run + "\x00" + strconv.FormatInt(n, 10) }
+
+func (r *hostd) run(id string) *hdRun {
+	st, ok := r.runs[id]
+	if !ok {
+		if len(r.runs) >= r.window {
+			r.runs = map[string]*hdRun{} // bounded memory: forgetting only silences rules
+		}
+		st = &hdRun{}
+		r.runs[id] = st
+	}
+	return st
+}
+
+// event judges a run event, host→server or server→app. Events without a
+// run_id or a seq take part in no rule.
+func (r *hostd) event(c *hdConn, m *message) []Finding {
+	run, ok := jsonx.String(m.Doc["run_id"])
+	if !ok {
+		return nil
+	}
+	seq, ok := jsonx.Int64(m.Doc["seq"])
+	if !ok {
+		return nil
+	}
+	key := hostdKey(run, seq)
+	st := r.run(run)
+	out, ordered := r.order(c, m, run, seq, key)
+
+	cmp := hostdCompared(m)
+	orig, differs := r.log.compare(key, m, cmp)
+	if differs {
+		cp := *m
+		cp.Doc = cmp
+		out = append(out, replayMismatch(hdReplayMismatch, &cp, orig, fmt.Sprintf("run %q seq %d", run, seq)))
+	}
+	if c.role == hdHost {
+		if m.Type == "run.started" {
+			st.started = true
+		}
+		if ordered {
+			out = append(out, r.spool(c, m, st, run, seq)...)
+		}
+	}
+	if !st.hasSent || seq > st.maxSent {
+		st.hasSent, st.maxSent = true, seq
+	}
+	if orig == nil && m.Type == "run.input" {
+		out = append(out, r.recorded(m, run, seq)...)
+	}
+	return out
+}
+
+// order applies seq-order and, on app connections, app-duplicate. It
+// reports whether the event was in order.
+func (r *hostd) order(c *hdConn, m *message, run string, seq int64, key string) ([]Finding, bool) {
+	var out []Finding
+	dup := false
+	if c.role == hdApp {
+		if c.delivered == nil {
+			c.delivered = newEventLog(r.window)
+		}
+		if first, seen := c.delivered.byKey[key]; seen {
+			dup = true
+			fd := hdAppDuplicate.fire(m, "run %q seq %d delivered again on this app connection (first as frame %d)", run, seq, first.frame)
+			fd.Pointer = "/seq"
+			fd.Expected = fmt.Sprintf("each (run_id, seq) once; seq %d already delivered", seq)
+			fd.Actual = "seq " + strconv.FormatInt(seq, 10) + " again"
+			fd.Related = []int64{first.frame}
+			out = append(out, fd)
+		} else {
+			c.delivered.add(key, logged{frame: m.Frame.Index, conn: m.Frame.Conn})
+		}
+	}
+	last, seen := c.last[run]
+	if seen && seq <= last && !dup {
+		fd := hdSeqOrder.fire(m, "run %q: seq %d after %d on this %s connection", run, seq, last, c.role)
+		fd.Pointer = "/seq"
+		fd.Expected = fmt.Sprintf("> %d", last)
+		fd.Actual = strconv.FormatInt(seq, 10)
+		out = append(out, fd)
+	}
+	if !seen || seq > last {
+		if !seen && len(c.last) >= r.window {
+			c.last = map[string]int64{}
+		}
+		c.last[run] = seq
+	}
+	return out, !seen || seq > last
+}
+
+// hostdCompared is the part of an event its copies must keep: type and the
+// data members the spec defines. ts is left out because the spec does not
+// say who stamps it (a server may re-stamp on relay, a host on replay);
+// host_id and members the spec does not define are left out because a
+// server may add or drop them ("unknown fields must be ignored"). run_id
+// and seq are the key.
+func hostdCompared(m *message) map[string]any {
+	out := map[string]any{"type": m.Type}
+	data, present := m.Doc["data"]
+	if !present {
+		return out
+	}
+	obj, ok := data.(map[string]any)
+	if !ok {
+		out["data"] = data
+		return out
+	}
+	kept := map[string]any{}
+	for _, k := range hdEventData[m.Type] {
+		if v, ok := obj[k]; ok {
+			kept[k] = v
+		}
+	}
+	out["data"] = kept
+	return out
+}
+
+// spool warns when a host re-sends, on a later connection, an event the
+// server acknowledged before; once per run and connection.
+func (r *hostd) spool(c *hdConn, m *message, st *hdRun, run string, seq int64) []Finding {
+	if !st.hasAck || seq > st.ack || st.ackConn == m.Frame.Conn || c.warned[run] {
+		return nil
+	}
+	if len(c.warned) >= r.window {
+		c.warned = map[string]bool{}
+	}
+	c.warned[run] = true
+	fd := hdSpoolAcked.fire(m, "run %q seq %d re-sent although run.ack (frame %d, connection %s) acknowledged up to %d; later re-sends of this run on this connection are not reported",
+		run, seq, st.ackFrame, st.ackConn, st.ack)
+	fd.Pointer = "/seq"
+	fd.Expected = fmt.Sprintf("> %d (spool deleted up to last_seq)", st.ack)
+	fd.Actual = strconv.FormatInt(seq, 10)
+	fd.Related = []int64{st.ackFrame}
+	return []Finding{fd}
+}
+
+// recorded applies input-duplicate to a run.input seen for the first time.
+func (r *hostd) recorded(m *message, run string, seq int64) []Finding {
+	id, ok := jsonx.String(hostdAt(m.Doc, "/data/input_id"))
+	if !ok {
+		return nil
+	}
+	k := run + "\x00" + id
+	first, seen := r.inputs[k]
+	if !seen {
+		if len(r.inputs) >= r.window {
+			r.inputs = map[string]hdRecorded{}
+		}
+		r.inputs[k] = hdRecorded{seq: seq, frame: m.Frame.Index}
+		return nil
+	}
+	fd := hdInputDuplicate.fire(m, "run %q records input_id %q again as seq %d (first recorded as seq %d, frame %d)", run, id, seq, first.seq, first.frame)
+	fd.Pointer = "/data/input_id"
+	fd.Expected = fmt.Sprintf("input_id %s recorded once (seq %d)", id, first.seq)
+	fd.Actual = fmt.Sprintf("recorded again as seq %d", seq)
+	fd.Related = []int64{first.frame}
+	return []Finding{fd}
+}
+
+// forward applies input-reforwarded to a run.send_input sent to a host.
+func (r *hostd) forward(c *hdConn, m *message) []Finding {
+	run, ok := jsonx.String(m.Doc["run_id"])
+	if !ok {
+		return nil
+	}
+	id, ok := jsonx.String(hostdAt(m.Doc, "/data/input_id"))
+	if !ok {
+		return nil
+	}
+	k := run + "\x00" + id
+	var why string
+	if c.forwarded[k] {
+		why = "already forwarded on this host connection"
+	} else if rec, done := r.inputs[k]; done {
+		why = fmt.Sprintf("already recorded by the host as run.input seq %d (frame %d)", rec.seq, rec.frame)
+	}
+	if !c.forwarded[k] {
+		if len(c.forwarded) >= r.window {
+			c.forwarded = map[string]bool{}
+		}
+		c.forwarded[k] = true
+	}
+	if why == "" {
+		return nil
+	}
+	fd := hdInputReforwarded.fire(m, "run.send_input of run %q input_id %q forwarded to the host again: %s", run, id, why)
+	fd.Pointer = "/data/input_id"
+	fd.Expected = "each input_id forwarded to a host connection once, until the host records it"
+	fd.Actual = why
+	return []Finding{fd}
+}
+
+// ack applies ack-regress and ack-unsent to a run.ack sent to a host.
+func (r *hostd) ack(c *hdConn, m *message) []Finding {
+	run, ok := jsonx.String(hostdAt(m.Doc, "/data/run_id"))
+	if !ok {
+		return nil
+	}
+	last, ok := jsonx.Int64(hostdAt(m.Doc, "/data/last_seq"))
+	if !ok {
+		return nil
+	}
+	st := r.run(run)
+	var out []Finding
+	if st.hasAck && last < st.ack {
+		fd := hdAckRegress.fire(m, "run.ack of run %q acknowledges last_seq %d after %d (frame %d)", run, last, st.ack, st.ackFrame)
+		fd.Pointer = "/data/last_seq"
+		fd.Expected = fmt.Sprintf(">= %d", st.ack)
+		fd.Actual = strconv.FormatInt(last, 10)
+		fd.Related = []int64{st.ackFrame}
+		out = append(out, fd)
+	}
+	if st.started && (!st.hasSent || last > st.maxSent) {
+		fd := hdAckUnsent.fire(m, "run.ack of run %q acknowledges last_seq %d, beyond any seq the host sent", run, last)
+		fd.Pointer = "/data/last_seq"
+		fd.Expected = "no run.ack: the host sent no event of this run with a seq"
+		if st.hasSent {
+			fd.Expected = fmt.Sprintf("<= %d, the highest seq the host sent for the run", st.maxSent)
+		}
+		fd.Actual = strconv.FormatInt(last, 10)
+		out = append(out, fd)
+	}
+	if !st.hasAck || last > st.ack {
+		st.hasAck, st.ack, st.ackConn, st.ackFrame = true, last, m.Frame.Conn, m.Frame.Index
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+package console
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/fatih/color"
+	"github.com/mattn/go-isatty"
+
+	"github.com/wsconform/wsconform/internal/check"
+)
+
+// Printer writes human output to one writer.
+type Printer struct {
+	w                        io.Writer
+	red, yellow, cyan, green *color.Color
+	bold, dim                *color.Color
+}
+
+// ColorModes accepted by New.
+const (
+	ColorAuto   = "auto"
+	ColorAlways = "always"
+	ColorNever  = "never"
+)
+
+// UseColor decides whether output to w is colored: never when NO_COLOR is
+// set (https://no-color.org) or TERM is dumb, always or never when asked,
+// otherwise only when w is a terminal.
+func UseColor(w io.Writer, mode string) bool {
+	switch mode {
+	case ColorAlways:
+		return true
+	case ColorNever:
+		return false
+	}
+	if _, set := os.LookupEnv("NO_COLOR"); set || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// New returns a Printer for w; mode is one of the Color constants.
+func New(w io.Writer, mode string) *Printer {
+	on := UseColor(w, mode)
+	mk := func(attrs ...color.Attribute) *color.Color {
+		c := color.New(attrs...)
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	return &Printer{w: w,
+		red: mk(color.FgRed, color.Bold), yellow: mk(color.FgYellow, color.Bold), cyan: mk(color.FgCyan),
+		green: mk(color.FgGreen, color.Bold), bold: mk(color.Bold), dim: mk(color.Faint)}
+}
+
+// Printf writes plain text.
+func (p *Printer) Printf(format string, args ...any) { fmt.Fprintf(p.w, format, args...) }
+
+// Bold writes emphasized text.
+func (p *Printer) Bold(format string, args ...any) { p.bold.Fprintf(p.w, format, args...) }
+
+// Dim writes secondary text.
+func (p *Printer) Dim(format string, args ...any) { p.dim.Fprintf(p.w, format, args...) }
+
+// Pass writes a success verdict.
+func (p *Printer) Pass(format string, args ...any) { p.green.Fprintf(p.w, format, args...) }
+
+// Fail writes a failure verdict.
+func (p *Printer) Fail(format string, args ...any) { p.red.Fprintf(p.w, format, args...) }
+
+// Warn writes a non-strict verdict.
+func (p *Printer) Warn(format string, args ...any) { p.yellow.Fprintf(p.w, format, args...) }
+
+// Severity writes a severity label padded to a column, in its color.
+func (p *Printer) Severity(s check.Severity) {
+	switch s {
+	case check.Error:
+		p.red.Fprintf(p.w, "✗ %-7s", s)
+	case check.Warning:
+		p.yellow.Fprintf(p.w, "! %-7s", s)
+	default:
+		p.cyan.Fprintf(p.w, "i %-7s", s)
+	}
+}
+
+// Finding prints one finding; where names its session when there are
+// several.
+func (p *Printer) Finding(f check.Finding, where string) {
+	p.Printf("  ")
+	p.Severity(f.Severity)
+	p.Bold(" %s", f.Rule)
+	p.Dim("  %s\n", locate(f, where))
+	const indent = "            "
+	p.Printf("%s%s\n", indent, f.Message)
+	if f.Pointer != "" {
+		p.Dim("%sat:       ", indent)
+		p.Printf("%s\n", f.Pointer)
+	}
+	if f.Expected != "" || f.Actual != "" {
+		p.Dim("%sexpected: ", indent)
+		p.Printf("%s\n", f.Expected)
+		p.Dim("%sactual:   ", indent)
+		p.Printf("%s\n", f.Actual)
+	}
+	if f.Diff != "" {
+		for i, line := range strings.Split(f.Diff, "\n") {
+			label := "          "
+			if i == 0 {
+				label = "diff:     "
+			}
+			p.Dim("%s%s", indent, label)
+			switch {
+			case strings.HasPrefix(line, "- "):
+				p.red.Fprintln(p.w, line)
+			case strings.HasPrefix(line, "+ "):
+				p.green.Fprintln(p.w, line)
+			default:
+				p.Printf("%s\n", line)
+			}
+		}
+	}
+	if f.Spec != "" {
+		p.Dim("%sspec:     %s\n", indent, f.Spec)
+	}
+}
+
+func locate(f check.Finding, where string) string {
+	parts := []string{fmt.Sprintf("frame %d", f.Frame)}
+	if where != "" {
+		parts = append(parts, "session "+where)
+	}
+	conn := f.Conn
+	if f.Dir != "" {
+		conn += " " + f.Dir.Arrow()
+	}
+	if f.Type != "" {
+		conn += " " + f.Type
+	}
+	if strings.TrimSpace(conn) != "" {
+		parts = append(parts, strings.TrimSpace(conn))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Counts tallies findings by severity.
+type Counts struct{ Errors, Warnings, Infos int }
+
+// Add counts one finding.
+func (c *Counts) Add(s check.Severity) {
+	switch s {
+	case check.Error:
+		c.Errors++
+	case check.Warning:
+		c.Warnings++
+	default:
+		c.Infos++
+	}
+}
+
+func (c Counts) String() string {
+	return fmt.Sprintf("%s, %s, %s", plural(c.Errors, "error"), plural(c.Warnings, "warning"), plural(c.Infos, "info"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 || word == "info" {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

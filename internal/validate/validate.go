@@ -1,0 +1,144 @@
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/detect"
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/recording"
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// Options choose the dialect and how connections form sessions.
+type Options struct {
+	// Dialect is a dialect name, or "" / "auto" to detect it.
+	Dialect string
+	// OneSession judges every connection of a file as one logical session.
+	// By default a connection's recorded session decides, and a connection
+	// without one (HAR files) is a session of its own, so that two
+	// unrelated tabs are never compared with each other.
+	OneSession bool
+	Check      check.Options
+}
+
+// Finding is a check finding located in its session.
+type Finding struct {
+	check.Finding
+	Session string `json:"session,omitempty"`
+}
+
+// Result is what one file held and what the checker found in it.
+type Result struct {
+	Path          string              `json:"path"`
+	Source        recording.Source    `json:"source"`
+	Dialect       string              `json:"dialect"`
+	DialectReason string              `json:"dialect_reason"`
+	Sessions      int                 `json:"sessions"`
+	Conns         int                 `json:"connections"`
+	Frames        int                 `json:"frames"`
+	Problems      []recording.Problem `json:"problems,omitempty"`
+	Findings      []Finding           `json:"findings"`
+}
+
+// Errors that say what kind of failure the caller should report.
+var (
+	// ErrUnreadable: the file could not be opened or read at all.
+	ErrUnreadable = errors.New("unreadable input")
+	// ErrNoDialect: auto-detection could not decide.
+	ErrNoDialect = errors.New("dialect not detected")
+)
+
+// detectSample is how many frames auto-detection looks at.
+const detectSample = 64
+
+// File judges one recording or HAR file.
+func File(ctx context.Context, path string, opts Options) (Result, error) {
+	res := Result{Path: path, Findings: []Finding{}}
+	name, reason, err := chooseDialect(path, opts.Dialect)
+	if err != nil {
+		return res, err
+	}
+	d, err := dialect.Get(name)
+	if err != nil {
+		return res, err
+	}
+	res.Dialect, res.DialectReason = name, reason
+	f, err := os.Open(path)
+	if err != nil {
+		return res, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	defer f.Close()
+	g := newGrouper(d, opts)
+	src, problems, err := recording.Scan(f, func(l recording.Line) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		res.Findings = append(res.Findings, g.line(l)...)
+		return nil
+	})
+	res.Source, res.Problems = src, problems
+	res.Sessions, res.Conns, res.Frames = len(g.sessions), len(g.conns), g.frames
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, err
+		}
+		return res, fmt.Errorf("%w: %s: %w", ErrUnreadable, path, err)
+	}
+	return res, nil
+}
+
+// chooseDialect honours --dialect, then the recording header, then the
+// frames themselves.
+func chooseDialect(path, want string) (string, string, error) {
+	if want != "" && want != "auto" {
+		if !dialect.Known(want) {
+			return "", "", fmt.Errorf("unknown dialect %q (known: %v)", want, dialect.Names())
+		}
+		return want, "--dialect " + want, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	defer f.Close()
+	var (
+		header string
+		urls   []string
+		sample []wire.Frame
+	)
+	errEnough := errors.New("enough")
+	_, _, err = recording.Scan(f, func(l recording.Line) error {
+		switch l.Kind {
+		case recording.KindHeader:
+			header = l.Dialect
+			if dialect.Known(header) {
+				return errEnough
+			}
+		case recording.KindOpen:
+			urls = append(urls, l.URL)
+		case recording.KindFrame:
+			if fr, err := l.Frame(); err == nil {
+				sample = append(sample, fr)
+			}
+		}
+		if len(sample) >= detectSample {
+			return errEnough
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return "", "", fmt.Errorf("%w: %s: %w", ErrUnreadable, path, err)
+	}
+	if dialect.Known(header) {
+		return header, "the recording header names " + header, nil
+	}
+	r, err := detect.Dialect(urls, sample)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %s: %w", ErrNoDialect, path, err)
+	}
+	return r.Dialect, "detected: " + r.Reason, nil
+}

@@ -305,8 +305,8 @@ func (r *coworker) chunk(c *cwConn, m *message) []Finding {
 	}
 	turn, ok1 := jsonx.String(m.Doc["turnId"])
 	idx, ok2 := jsonx.Int64(m.Doc["index"])
-	if !ok1 || !ok2 {
-		return out
+	if !ok1 || !ok2 || idx < 0 {
+		return out // the schema reports a missing or negative index
 	}
 	last, seen := c.turns[turn]
 	switch {

@@ -114,6 +114,10 @@ func issueFinding(m *message, is jsonx.Issue, utf8Reported bool) []Finding {
 		fd := ruleDuplicateKey.fire(m, "%s", is.Detail)
 		fd.Pointer = is.Pointer
 		return []Finding{fd}
+	case jsonx.NumberRange:
+		fd := ruleNumberRange.fire(m, "%s", is.Detail)
+		fd.Pointer = is.Pointer
+		return []Finding{fd}
 	case jsonx.InvalidUTF8:
 		if utf8Reported {
 			return nil

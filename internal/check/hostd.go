@@ -77,6 +77,13 @@ const (
 	hdApp
 )
 
+func (r hdRole) article() string {
+	if r == hdHost {
+		return "a host"
+	}
+	return "an " + r.String()
+}
+
 func (r hdRole) String() string {
 	switch r {
 	case hdHost:
@@ -221,7 +228,7 @@ func (r *hostd) wrongEndpoint(c *hdConn, m *message) Finding {
 	}
 	fd := hdWrongEndpoint.fire(m, "%s %s (connection role %s: %s)", m.Type, who, c.role, c.why)
 	fd.Pointer = "/type"
-	fd.Expected = fmt.Sprintf("%s on a %s connection", hostdFlow(c.role, m.Frame.Dir), c.role)
+	fd.Expected = fmt.Sprintf("%s on %s connection", hostdFlow(c.role, m.Frame.Dir), c.role.article())
 	fd.Actual = fmt.Sprintf("%s %s", m.Frame.Dir, m.Type)
 	return fd
 }
@@ -266,12 +273,15 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 	if !ok {
 		return nil
 	}
+	st := r.run(run)
+	if c.role == hdHost && m.Type == "run.started" {
+		st.started = true
+	}
 	seq, ok := jsonx.Int64(m.Doc["seq"])
 	if !ok {
 		return nil
 	}
 	key := hostdKey(run, seq)
-	st := r.run(run)
 	out, ordered := r.order(c, m, run, seq, key)
 
 	cmp := hostdCompared(m)
@@ -281,13 +291,8 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 		cp.Doc = cmp
 		out = append(out, replayMismatch(hdReplayMismatch, &cp, orig, fmt.Sprintf("run %q seq %d", run, seq)))
 	}
-	if c.role == hdHost {
-		if m.Type == "run.started" {
-			st.started = true
-		}
-		if ordered {
-			out = append(out, r.spool(c, m, st, run, seq)...)
-		}
+	if c.role == hdHost && ordered {
+		out = append(out, r.spool(c, m, st, run, seq)...)
 	}
 	if !st.hasSent || seq > st.maxSent {
 		st.hasSent, st.maxSent = true, seq

@@ -29,6 +29,9 @@ var (
 	ruleStringEncoding = Rule{ID: "frame.string-encoding", Severity: Error,
 		Spec:    "RFC 8259 §8.1 and §8.2",
 		Summary: "Strings are UTF-8 and \\u escapes of surrogates come in pairs."}
+	ruleNumberRange = Rule{ID: "frame.number-range", Severity: Warning,
+		Spec:    "RFC 8259 §6: numbers beyond IEEE 754 binary64 precision and range are not interoperable",
+		Summary: "Numbers stay within binary64 range and integers within ±(2^53-1), or JavaScript peers misread them."}
 	ruleTooLarge = Rule{ID: "frame.too-large", Severity: Warning,
 		Spec:    "interpretation: the checker's frame size limit (--max-frame), not a spec rule",
 		Summary: "A frame larger than the checker's limit is not validated; the gap is reported."}
@@ -41,4 +44,4 @@ var (
 )
 
 var _ = register(ruleBinary, ruleUTF8, ruleJSON, ruleObject, ruleTypeMissing, ruleTypeUnknown,
-	ruleTypeRemoved, ruleDuplicateKey, ruleStringEncoding, ruleTooLarge, ruleTooDeep, ruleSchema)
+	ruleTypeRemoved, ruleDuplicateKey, ruleNumberRange, ruleStringEncoding, ruleTooLarge, ruleTooDeep, ruleSchema)

@@ -60,33 +60,55 @@ func schemaFinding(s *dialect.Schema, m *message, e gojsonschema.ResultError) Fi
 	fd.Spec = citation(s)
 	fd.Pointer = contextPointer(e.Context())
 	d := e.Details()
+	text := e.Type()
 	switch e.Type() {
 	case "required":
 		prop := fmt.Sprint(d["property"])
 		fd.Pointer += "/" + jsonx.EscapePointer(prop)
 		fd.Expected, fd.Actual = fmt.Sprintf("member %q", prop), "absent"
+		text = fmt.Sprintf("required member %q is missing", prop)
 	case "invalid_type":
 		fd.Expected, fd.Actual = fmt.Sprint(d["expected"]), fmt.Sprint(d["given"])
+		text = "wrong type"
 	case "enum":
 		fd.Expected, fd.Actual = "one of "+fmt.Sprint(d["allowed"]), short(e.Value())
+		text = "value not allowed"
 	case "const":
 		fd.Expected, fd.Actual = fmt.Sprint(d["allowed"]), short(e.Value())
+		text = "value not allowed"
 	case "additional_property_not_allowed":
 		prop := fmt.Sprint(d["property"])
 		fd.Pointer += "/" + jsonx.EscapePointer(prop)
-		fd.Expected, fd.Actual = "no member "+fmt.Sprintf("%q", prop), "present"
+		fd.Expected, fd.Actual = fmt.Sprintf("no member %q", prop), "present"
+		text = fmt.Sprintf("member %q is not allowed", prop)
 	default:
-		fd.Actual = short(e.Value())
+		fd.Expected, fd.Actual = expectation(e.Type(), d), short(e.Value())
+		text = strings.ReplaceAll(e.Type(), "_", " ")
 	}
-	fd.Message = fmt.Sprintf("%s: %s", m.Type, describe(fd.Pointer, e.Description()))
+	where := fd.Pointer
+	if where == "" {
+		where = "/"
+	}
+	fd.Message = fmt.Sprintf("%s: %s at %s", m.Type, text, where)
 	return fd
 }
 
-func describe(ptr, desc string) string {
-	if ptr == "" {
-		return desc
+// expectation renders the bound a keyword sets, from gojsonschema's details.
+func expectation(kind string, d gojsonschema.ErrorDetails) string {
+	for _, k := range []string{"min", "max", "pattern", "format", "multiple", "min_x", "max_x"} {
+		if v, ok := d[k]; ok {
+			return fmt.Sprintf("%s %v", strings.ReplaceAll(kind, "_", " "), v)
+		}
 	}
-	return ptr + ": " + desc
+	switch kind {
+	case "number_any_of":
+		return "one of the allowed shapes (anyOf)"
+	case "number_one_of":
+		return "exactly one of the allowed shapes (oneOf)"
+	case "condition_then", "condition_else":
+		return "the requirements for this kind of message (if/then)"
+	}
+	return kind
 }
 
 // citation is the spec reference of a schema: the start of its description.

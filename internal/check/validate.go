@@ -13,8 +13,9 @@ type Limits struct {
 	MaxDepth      int
 }
 
-// DefaultLimits are generous for real traffic: 16 MiB frames, 128 levels.
-var DefaultLimits = Limits{MaxFrameBytes: 16 << 20, MaxDepth: 128}
+// DefaultLimits are generous for agent protocols, whose messages are
+// rarely beyond a few hundred KiB: 4 MiB frames, 128 levels of nesting.
+var DefaultLimits = Limits{MaxFrameBytes: 4 << 20, MaxDepth: 128}
 
 func (l Limits) orDefault() Limits {
 	if l.MaxFrameBytes <= 0 {

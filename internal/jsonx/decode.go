@@ -1,8 +1,10 @@
 package jsonx
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -26,6 +28,10 @@ const (
 	InvalidUTF8 IssueKind = "invalid-utf8"
 	// LoneSurrogate: a \uD800-\uDFFF escape without its pair.
 	LoneSurrogate IssueKind = "lone-surrogate"
+	// NumberRange: a number beyond IEEE 754 binary64 (JavaScript reads it
+	// as Infinity) or an integer beyond ±(2^53-1), which JavaScript rounds
+	// (RFC 8259 §6 on interoperable numbers).
+	NumberRange IssueKind = "number-range"
 )
 
 // Issue is one irregularity found while decoding, located by JSON pointer.
@@ -412,7 +418,25 @@ func (d *decoder) number() (any, error) {
 			return nil, d.syntax("invalid number: digits expected in exponent")
 		}
 	}
-	return json.Number(d.data[start:d.pos]), nil
+	lit := d.data[start:d.pos]
+	if len(lit) > 15 || bytes.ContainsAny(lit, "eE") {
+		d.checkRange(lit)
+	}
+	return json.Number(lit), nil
+}
+
+// maxSafeInteger is 2^53-1, the largest integer every JSON peer (including
+// JavaScript) represents exactly.
+const maxSafeInteger = 1<<53 - 1
+
+func (d *decoder) checkRange(lit []byte) {
+	f, err := strconv.ParseFloat(string(lit), 64)
+	switch {
+	case err != nil || math.IsInf(f, 0):
+		d.issue(NumberRange, fmt.Sprintf("%s is beyond IEEE 754 binary64; JavaScript reads it as Infinity", lit))
+	case !bytes.ContainsAny(lit, ".eE") && math.Abs(f) > maxSafeInteger:
+		d.issue(NumberRange, fmt.Sprintf("integer %s is beyond ±(2^53-1); JavaScript peers round it", lit))
+	}
 }
 
 func (d *decoder) digits() int {

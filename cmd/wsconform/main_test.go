@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// wsconform runs the command in-process, as main would, and returns its
+// exit code and output.
+func wsconform(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, &out, &errb)
+	code = exitCode(err, &errb)
+	return code, out.String(), errb.String()
+}
+
+type jsonOut struct {
+	Verdict string `json:"verdict"`
+	Files   []struct {
+		Dialect  string `json:"dialect"`
+		Frames   int    `json:"frames"`
+		Findings []struct {
+			Rule     string `json:"rule"`
+			Severity string `json:"severity"`
+			Frame    int64  `json:"frame"`
+			Diff     string `json:"diff"`
+		} `json:"findings"`
+	} `json:"files"`
+}
+
+// TestValidatePlantedFaults is the issue's "done when": a recording with a
+// backwards event id, a replay that alters an event and a schema violation
+// reports exactly those three findings, and exits 1.
+func TestValidatePlantedFaults(t *testing.T) {
+	t.Parallel()
+	code, stdout, _ := wsconform(t, "validate", "--json", "-", "testdata/minicodex-planted.jsonl")
+	if code != exitFail {
+		t.Fatalf("exit %d, want %d", code, exitFail)
+	}
+	var out jsonOut
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("--json - is not JSON: %v\n%s", err, stdout)
+	}
+	var rules []string
+	for _, f := range out.Files[0].Findings {
+		rules = append(rules, f.Rule)
+	}
+	sort.Strings(rules)
+	want := []string{"minicodex.event-id-order", "minicodex.replay-mismatch", "schema.violation"}
+	if strings.Join(rules, ",") != strings.Join(want, ",") || out.Verdict != "failed" {
+		t.Fatalf("findings %v verdict %s, want exactly %v, failed", rules, out.Verdict, want)
+	}
+	for _, f := range out.Files[0].Findings {
+		if f.Rule == "minicodex.replay-mismatch" && !strings.Contains(f.Diff, "/run_id") {
+			t.Errorf("replay finding has no diff of run_id: %q", f.Diff)
+		}
+	}
+}
+
+func TestValidateCleanInputs(t *testing.T) {
+	t.Parallel()
+	for _, file := range []string{"testdata/minicodex-clean.jsonl", "testdata/minicodex-capture.har"} {
+		code, stdout, stderr := wsconform(t, "validate", file)
+		if code != exitOK || !strings.Contains(stdout, "PASS") {
+			t.Errorf("%s: exit %d\n%s%s", file, code, stdout, stderr)
+		}
+	}
+}
+
+func TestValidateHARDetectsDialect(t *testing.T) {
+	t.Parallel()
+	_, stdout, _ := wsconform(t, "validate", "testdata/minicodex-capture.har")
+	if !strings.Contains(stdout, "minicodex (detected: 10 of the first 10 frames") {
+		t.Errorf("detection not explained:\n%s", stdout)
+	}
+	code, _, stderr := wsconform(t, "validate", "--dialect", "mitto", "testdata/minicodex-capture.har")
+	if code != exitFail {
+		t.Errorf("a minicodex capture judged as mitto must fail, got %d %s", code, stderr)
+	}
+}
+
+func TestValidateExitCodes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ambiguous := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(ambiguous, []byte(`{"kind":"frame","conn":"c1","dir":"c2s","opcode":1,"text":"{}"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no file", []string{"validate"}, exitUsage, "no FILE"},
+		{"wrong flag", []string{"validate", "--dialekt", "x", "f"}, exitUsage, "unknown flag: --dialekt"},
+		{"unknown dialect", []string{"validate", "--dialect", "nope", "f"}, exitUsage, `unknown dialect "nope"`},
+		{"bad color", []string{"validate", "--color", "pink", "f"}, exitUsage, "--color"},
+		{"missing file", []string{"validate", filepath.Join(dir, "nope.jsonl")}, exitHarness, "no such file"},
+		{"garbage", []string{"validate", "--dialect", "mitto", "testdata/garbage.jsonl"}, exitHarness, "no readable frame"},
+		{"undetectable", []string{"validate", ambiguous}, exitUsage, "cannot tell the dialect"},
+		{"unknown command", []string{"valdate"}, exitUsage, `unknown command "valdate"`},
+		{"no command", nil, exitUsage, "Usage:"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := wsconform(t, c.args...)
+			if code != c.code || !strings.Contains(stdout+stderr, c.msg) {
+				t.Errorf("exit %d, want %d with %q in:\n%s%s", code, c.code, c.msg, stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"--help"}, {"validate", "--help"}, {"rules", "-h"}} {
+		code, stdout, _ := wsconform(t, args...)
+		if code != exitOK || !strings.Contains(stdout, "Usage:") {
+			t.Errorf("%v: exit %d\n%s", args, code, stdout)
+		}
+	}
+	_, stdout, _ := wsconform(t, "version")
+	if !strings.HasPrefix(stdout, "wsconform ") {
+		t.Errorf("version = %q", stdout)
+	}
+}
+
+func TestRulesCatalogue(t *testing.T) {
+	t.Parallel()
+	code, stdout, _ := wsconform(t, "rules")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"every dialect", "minicodex (", "hostd (", "myagent (", "mitto (", "coworker (",
+		"minicodex.event-id-order", "schema.violation", "error", "warning", "§"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("rules output lacks %q", want)
+		}
+	}
+	code, stdout, _ = wsconform(t, "rules", "--dialect", "coworker", "--json")
+	var rules []struct{ ID, Dialect, Spec, Summary string }
+	if err := json.Unmarshal([]byte(stdout), &rules); err != nil || code != exitOK {
+		t.Fatalf("rules --json: %v (exit %d)", err, code)
+	}
+	for _, r := range rules {
+		if r.Dialect != "" && r.Dialect != "coworker" {
+			t.Errorf("--dialect coworker lists %s", r.ID)
+		}
+	}
+	if code, _, _ := wsconform(t, "rules", "--dialect", "nope"); code != exitUsage {
+		t.Errorf("unknown dialect: exit %d", code)
+	}
+}
+
+func TestColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	_, plain, _ := wsconform(t, "validate", "testdata/minicodex-planted.jsonl")
+	if strings.Contains(plain, "\x1b[") {
+		t.Error("output to a non-terminal (and with NO_COLOR) has escape codes")
+	}
+	_, colored, _ := wsconform(t, "validate", "--color", "always", "testdata/minicodex-planted.jsonl")
+	if !strings.Contains(colored, "\x1b[") {
+		t.Error("--color always has no escape codes")
+	}
+}

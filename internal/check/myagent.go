@@ -1,0 +1,547 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// myagent rules: seq order and acks, replay after user.reconnect_with_state,
+// step_id pairing and the plan → solve → aggregate pipeline.
+var (
+	maSeqOrder = Rule{ID: "myagent.seq-order", Severity: Error, Dialect: "myagent",
+		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack): events are numbered for reliable delivery",
+		Summary: "The seq of server→client events on a connection strictly increases; only a retry of an event already delivered on that connection, or a replay after user.reconnect_with_state, may repeat a lower seq."}
+	maAckUnsent = Rule{ID: "myagent.ack-unsent", Severity: Error, Dialect: "myagent",
+		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack): the client acknowledges receipt of event seq",
+		Summary: "user.ack acknowledges a seq the server has delivered to the session (not greater than every seq sent so far)."}
+	maAckRegress = Rule{ID: "myagent.ack-regress", Severity: Warning, Dialect: "myagent",
+		Spec:    "interpretation: myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
+		Summary: "user.ack on a connection does not acknowledge a seq lower than an earlier ack on that connection (until the client rewinds with user.reconnect_with_state)."}
+	maReplayMismatch = Rule{ID: "myagent.replay-mismatch", Severity: Error, Dialect: "myagent",
+		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management; §Event Flow Architecture / 3. Reconnection & State Recovery",
+		Summary: "An event delivered again with a seq seen before (retry, replay after reconnect, an item of a system.notice event list, a copy to another connection) equals the original, except connection_id."}
+	maReplayGap = Rule{ID: "myagent.replay-gap", Severity: Error, Dialect: "myagent",
+		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: on reconnect, client can request replay from last_seq; §Event Flow Architecture / 3. Reconnection & State Recovery",
+		Summary: "Once the replay after user.reconnect_with_state has begun, it delivers every session event after the cursor without skipping one (top level or in a system.notice event list)."}
+	maReplayTruncated = Rule{ID: "myagent.replay-truncated", Severity: Warning, Dialect: "myagent",
+		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: server maintains event buffer (last N events)",
+		Summary: "The replay after user.reconnect_with_state starts with the first event after last_seq; starting later is legitimate only when the server's buffer of the last N events no longer holds the skipped ones."}
+	maReplayDuplicate = Rule{ID: "myagent.replay-duplicate", Severity: Error, Dialect: "myagent",
+		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: replay from last_seq; ACK tracking prevents duplicate deliveries",
+		Summary: "After user.reconnect_with_state{last_seq: N}, no event with seq < N is delivered again on that connection (seq N itself is tolerated: \"from last_seq\" may be read inclusively)."}
+	maRedeliveryAfterAck = Rule{ID: "myagent.redelivery-after-ack", Severity: Warning, Dialect: "myagent",
+		Spec:    "interpretation: myagent-events.md §Reliable Delivery Mechanism / Buffer Management: ACK tracking prevents duplicate deliveries; unacknowledged events are retried",
+		Summary: "An event with a seq at or below the highest seq the client acknowledged on a connection is not delivered again on that connection (a warning: the ack may still be in flight when the server retries, and whether an ack covers lower seqs is not specified)."}
+	maResponseStep = Rule{ID: "myagent.response-step", Severity: Error, Dialect: "myagent",
+		Spec:    "myagent-events.md §Request/Response Pairing (step_id): step_id must match for request/response correlation",
+		Summary: "user.response carries the step_id of an agent.user_confirm the server sent in the session."}
+	maResponseRepeat = Rule{ID: "myagent.response-repeat", Severity: Warning, Dialect: "myagent",
+		Spec:    "myagent-events.md §Request/Response Pairing (step_id); §Event Flow Architecture / 2. User Confirmation Flow",
+		Summary: "user.response answers an agent.user_confirm that is still open, not one already answered (possibly by another client of the session)."}
+	maConnectedFirst = Rule{ID: "myagent.connected-first", Severity: Warning, Dialect: "myagent",
+		Spec:    "myagent-events.md §Session Management / Connection Lifecycle: new connection receives system.connected",
+		Summary: "The first server event on a connection is system.connected."}
+	maPipelineOrder = Rule{ID: "myagent.pipeline-order", Severity: Warning, Dialect: "myagent",
+		Spec:    "interpretation: myagent-events.md §Event Flow Architecture / 1. Plan → Solve → Aggregate Pipeline",
+		Summary: "On a connection, within a run that began with plan.start and was not ended early (cancel, decline, error), pipeline.completed does not arrive while an aggregation (aggregate.start) is unfinished, and agent.final_answer does not arrive after solver.start but before pipeline.completed."}
+)
+
+var _ = registerRuleSet("myagent", func(o Options) ruleSet { return newMyagent(o) })
+
+var _ = register(maSeqOrder, maAckUnsent, maAckRegress, maReplayMismatch, maReplayGap, maReplayTruncated,
+	maReplayDuplicate, maRedeliveryAfterAck, maResponseStep, maResponseRepeat, maConnectedFirst, maPipelineOrder)
+
+// maIgnore lists the members a re-delivered event may change: connection_id
+// names the WebSocket connection the event travels on, which is a new one
+// after a reconnect and another one for each client of the session.
+var maIgnore = []string{"/connection_id"}
+
+type myagent struct {
+	window int
+	log    *eventLog
+	// known holds the seqs of the session's buffered events (every type
+	// but the connection-level system.*), for replay gaps.
+	known *maSeqs
+	// sent is the highest seq delivered to the session or claimed by a
+	// client in user.reconnect_with_state.
+	hasSent bool
+	sent    int64
+	// ack is the most recent seq acknowledged in the session: the replay
+	// cursor of a user.reconnect_with_state without last_seq.
+	hasAck   bool
+	ack      int64
+	conns    map[string]*maConn
+	open     map[string]bool // step_id of agent.user_confirm → not yet answered
+	answered map[string]bool
+}
+
+type maConn struct {
+	sawServer bool
+	hasLast   bool
+	last      int64   // highest seq delivered on this connection
+	delivered *maSeqs // seqs delivered on this connection
+	hasAck    bool
+	maxAck    int64 // highest seq the client acknowledged on this connection
+	// replay state after user.reconnect_with_state
+	resumed  bool
+	hasFrom  bool
+	from     int64 // last_seq of the request
+	judge    bool  // replay gaps are judged
+	explicit bool  // cursor is last_seq (else the session's last ack)
+	cursor   int64 // the replay has covered every event <= cursor
+	head     bool  // no event replayed yet
+	run      maRun
+}
+
+// maRun follows the pipeline of one run as one connection sees it.
+type maRun struct {
+	judged      bool // began with plan.start
+	ended       bool // cancelled, declined or failed: not judged any more
+	solving     bool
+	aggregating bool
+	piped       bool // pipeline.completed seen
+}
+
+func newMyagent(opts Options) *myagent {
+	return &myagent{
+		window:   opts.ReplayWindow,
+		log:      newEventLog(opts.ReplayWindow),
+		known:    &maSeqs{window: opts.ReplayWindow},
+		conns:    map[string]*maConn{},
+		open:     map[string]bool{},
+		answered: map[string]bool{},
+	}
+}
+
+func (r *myagent) opened(conn, _ string) { r.conns[conn] = r.newConn() }
+func (r *myagent) closed(conn string)    { delete(r.conns, conn) }
+
+func (r *myagent) newConn() *maConn { return &maConn{delivered: &maSeqs{window: r.window}} }
+
+func (r *myagent) conn(id string) *maConn {
+	c, ok := r.conns[id]
+	if !ok {
+		c = r.newConn()
+		r.conns[id] = c
+	}
+	return c
+}
+
+func (r *myagent) observe(m *message) []Finding {
+	c := r.conn(m.Frame.Conn)
+	if m.Frame.Dir == wire.ClientToServer {
+		return r.client(c, m)
+	}
+	return r.server(c, m)
+}
+
+func (r *myagent) client(c *maConn, m *message) []Finding {
+	switch m.Type {
+	case "user.ack":
+		return r.acked(c, m)
+	case "user.reconnect_with_state":
+		r.reconnect(c, m)
+	case "user.response":
+		if v, ok := jsonx.Get(m.Doc, "/content/approved"); ok && v == false {
+			r.endRuns() // a declined confirmation ends the run without a pipeline
+		}
+		return r.response(m)
+	case "user.message", "user.solve_tasks":
+		for _, cc := range r.conns {
+			cc.run = maRun{}
+		}
+	case "user.cancel":
+		r.endRuns()
+	}
+	return nil
+}
+
+func (r *myagent) endRuns() {
+	for _, cc := range r.conns {
+		cc.run.ended = true
+	}
+}
+
+func (r *myagent) acked(c *maConn, m *message) []Finding {
+	e, ok := jsonx.Int64(m.Doc["seq"])
+	if !ok {
+		return nil
+	}
+	var out []Finding
+	if c.hasAck && e < c.maxAck {
+		fd := maAckRegress.fire(m, "user.ack of seq %d after an ack of seq %d on this connection", e, c.maxAck)
+		fd.Pointer, fd.Expected, fd.Actual = "/seq", fmt.Sprintf(">= %d", c.maxAck), strconv.FormatInt(e, 10)
+		out = append(out, fd)
+	}
+	if !r.hasSent || e > r.sent {
+		fd := maAckUnsent.fire(m, "user.ack of seq %d, which the server has not sent to the session", e)
+		fd.Pointer, fd.Actual = "/seq", strconv.FormatInt(e, 10)
+		fd.Expected = "no ack: no event with a seq was sent yet"
+		if r.hasSent {
+			fd.Expected = fmt.Sprintf("<= %d (the highest seq sent)", r.sent)
+		}
+		return append(out, fd)
+	}
+	if !c.hasAck || e > c.maxAck {
+		c.hasAck, c.maxAck = true, e
+	}
+	r.hasAck, r.ack = true, e
+	return out
+}
+
+// reconnect starts a replay on the connection: from last_seq when the
+// request names one, else from the session's last ack, else without a
+// cursor (gaps are then not judged).
+func (r *myagent) reconnect(c *maConn, m *message) {
+	last, ok := maLastSeq(m.Doc)
+	c.resumed, c.head = true, true
+	c.hasFrom, c.from = ok, last
+	c.hasLast, c.last = ok, last
+	c.hasAck = false // the client rewinds explicitly
+	c.judge, c.explicit, c.cursor = false, false, 0
+	switch {
+	case ok:
+		c.judge, c.explicit, c.cursor = true, true, last
+		if !r.hasSent || last > r.sent {
+			r.hasSent, r.sent = true, last // the client had it, even if we did not see it
+		}
+	case r.hasAck:
+		c.judge, c.cursor = true, r.ack
+	}
+}
+
+// maLastSeq reads last_seq where user.reconnect_with_state may carry it:
+// top level, content or metadata.
+func maLastSeq(doc map[string]any) (int64, bool) {
+	for _, p := range []string{"/last_seq", "/content/last_seq", "/metadata/last_seq"} {
+		if v, ok := jsonx.Get(doc, p); ok {
+			if n, ok := jsonx.Int64(v); ok {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func (r *myagent) response(m *message) []Finding {
+	id, ok := jsonx.String(m.Doc["step_id"])
+	if !ok {
+		return nil
+	}
+	if r.open[id] {
+		delete(r.open, id)
+		maMark(r.answered, id, r.window)
+		return nil
+	}
+	if r.answered[id] {
+		fd := maResponseRepeat.fire(m, "user.response for step_id %q, which is already answered", id)
+		fd.Pointer, fd.Expected, fd.Actual = "/step_id", "the step_id of an open agent.user_confirm", strconv.Quote(id)
+		return []Finding{fd}
+	}
+	fd := maResponseStep.fire(m, "user.response for step_id %q, which no agent.user_confirm announced", id)
+	fd.Pointer, fd.Actual = "/step_id", strconv.Quote(id)
+	fd.Expected = "one of " + orNone(quoteAll(sortedKeys(r.open)))
+	return []Finding{fd}
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = strconv.Quote(x)
+	}
+	return out
+}
+
+// maMark adds id to a set bounded by window; a full set is forgotten.
+func maMark(set map[string]bool, id string, window int) {
+	if len(set) >= window {
+		clear(set)
+	}
+	set[id] = true
+}
+
+func (r *myagent) server(c *maConn, m *message) []Finding {
+	var out []Finding
+	if !c.sawServer {
+		c.sawServer = true
+		if m.Type != "system.connected" {
+			fd := maConnectedFirst.fire(m, "first server event on the connection is %q", m.Type)
+			fd.Pointer, fd.Expected, fd.Actual = "/event", "system.connected", m.Type
+			out = append(out, fd)
+		}
+	}
+	if c.resumed {
+		switch m.Type {
+		case "agent.state_exported", "agent.state_restored":
+			// a state snapshot covers every event the session had so far
+			if hi, ok := r.known.max(); ok && hi > c.cursor {
+				c.cursor = hi
+			}
+			c.head = false
+		case "error.recovery_failed":
+			// the server says it cannot resume: no silent gap, and what
+			// follows is no replay from last_seq
+			c.resumed, c.judge, c.hasFrom = false, false, false
+		}
+	}
+	if m.Type == "system.notice" {
+		out = append(out, r.noticeList(c, m)...)
+	}
+	e, ok := jsonx.Int64(m.Doc["seq"])
+	if !ok {
+		r.state(m.Type, m.Doc)
+		return append(out, r.pipeline(c, m, m.Type, "")...)
+	}
+	fs, fresh, before := r.deliver(c, m, m.Doc, m.Type, e, "", true)
+	out = append(out, fs...)
+	if fresh {
+		r.state(m.Type, m.Doc)
+	}
+	if !before {
+		out = append(out, r.pipeline(c, m, m.Type, "")...)
+	}
+	return out
+}
+
+// noticeList judges the events a system.notice lists in content.events as
+// deliveries on the connection, in seq order, before the notice's own seq.
+func (r *myagent) noticeList(c *maConn, m *message) []Finding {
+	list, ok := jsonx.FieldOr(m.Doc["content"], "events").([]any)
+	if !ok {
+		return nil
+	}
+	type item struct {
+		i   int
+		e   int64
+		doc map[string]any
+		typ string
+	}
+	var items []item
+	for i, v := range list {
+		doc, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		e, ok := jsonx.Int64(doc["seq"])
+		if !ok {
+			continue
+		}
+		typ, _ := jsonx.String(doc["event"])
+		items = append(items, item{i, e, doc, typ})
+	}
+	sort.SliceStable(items, func(a, b int) bool { return items[a].e < items[b].e })
+	var out []Finding
+	for _, it := range items {
+		base := "/content/events/" + strconv.Itoa(it.i)
+		fs, fresh, before := r.deliver(c, m, it.doc, it.typ, it.e, base, false)
+		out = append(out, fs...)
+		if fresh {
+			r.state(it.typ, it.doc)
+		}
+		if !before {
+			out = append(out, r.pipeline(c, m, it.typ, base)...)
+		}
+	}
+	return out
+}
+
+// deliver judges one event with seq e delivered on c: at the top level of
+// m, or as the item of m's event list at base. It reports whether the seq
+// is new to the session (fresh) and whether it was delivered on this
+// connection before (a retry or a replay on the same connection).
+func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string, e int64, base string, top bool) (out []Finding, fresh, before bool) {
+	key := strconv.FormatInt(e, 10)
+	seen := r.log.has(key)
+	before = c.delivered.has(e)
+	ptr, se := base+"/seq", strconv.FormatInt(e, 10)
+	switch {
+	case c.hasFrom && e < c.from:
+		fd := maReplayDuplicate.fire(m, "seq %d delivered again after user.reconnect_with_state{last_seq: %d}", e, c.from)
+		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf(">= %d", c.from), se
+		out = append(out, fd)
+	case c.hasFrom && e == c.from:
+		// "replay from last_seq" read inclusively
+	case c.hasAck && e <= c.maxAck && (seen || before):
+		fd := maRedeliveryAfterAck.fire(m, "seq %d delivered again after the client acknowledged seq %d on this connection", e, c.maxAck)
+		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf("> %d", c.maxAck), se
+		out = append(out, fd)
+	case top && c.hasLast && e <= c.last && !before && !c.delivered.forgot(e):
+		fd := maSeqOrder.fire(m, "seq %d after %d on this connection", e, c.last)
+		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf("> %d", c.last), se
+		out = append(out, fd)
+	}
+	if !c.hasLast || e > c.last {
+		c.hasLast, c.last = true, e
+	}
+	c.delivered.add(e)
+	orig, differs := r.log.compare(key, m, without(doc, maIgnore))
+	if differs {
+		out = append(out, maMismatch(m, orig, doc, fmt.Sprintf("seq %d", e), base))
+	}
+	system := strings.HasPrefix(typ, "system.")
+	if c.resumed && c.judge && !system {
+		out = append(out, r.gap(c, m, e, ptr)...)
+	}
+	if !system {
+		r.known.add(e)
+	}
+	if !r.hasSent || e > r.sent {
+		r.hasSent, r.sent = true, e
+	}
+	return out, orig == nil, before
+}
+
+// gap moves the replay cursor of a resumed connection to e and reports
+// the session events between the cursor and e that the replay skipped.
+func (r *myagent) gap(c *maConn, m *message, e int64, ptr string) []Finding {
+	head := c.head
+	c.head = false
+	if e <= c.cursor {
+		return nil
+	}
+	var missing []int64
+	for _, s := range r.known.between(c.cursor, e) {
+		if c.explicit || !c.delivered.has(s) {
+			missing = append(missing, s)
+		}
+	}
+	from := c.cursor
+	c.cursor = e
+	if len(missing) == 0 {
+		return nil
+	}
+	rule, what := maReplayGap, "replay skipped"
+	if head {
+		rule, what = maReplayTruncated, "replay starts after"
+	}
+	fd := rule.fire(m, "%s seq %s (cursor %d)", what, joinIDs(missing), from)
+	fd.Pointer = ptr
+	fd.Expected = fmt.Sprintf("seq %d next", missing[0])
+	fd.Actual = strconv.FormatInt(e, 10)
+	return []Finding{fd}
+}
+
+// maMismatch reports an event delivered again with different content; doc
+// is the new copy (m.Doc or an item of its event list at base).
+func maMismatch(m *message, orig *logged, doc any, what, base string) Finding {
+	fd := maReplayMismatch.fire(m, "%s delivered again with different content (first seen as frame %d on %s)", what, orig.frame, orig.conn)
+	fd.Diff = jsonDiff(orig.doc, without(doc, maIgnore))
+	ptr, was, now := firstDifference(fd.Diff)
+	if ptr == "/" {
+		ptr = ""
+	}
+	fd.Pointer, fd.Expected, fd.Actual = base+ptr, was, now
+	fd.Related = []int64{orig.frame}
+	return fd
+}
+
+// state follows agent.user_confirm steps from new events.
+func (r *myagent) state(typ string, doc map[string]any) {
+	if typ != "agent.user_confirm" {
+		return
+	}
+	if id, ok := jsonx.String(doc["step_id"]); ok {
+		maMark(r.open, id, r.window)
+		delete(r.answered, id)
+	}
+}
+
+// pipeline follows the run a connection sees, from its new deliveries.
+func (r *myagent) pipeline(c *maConn, m *message, typ, base string) []Finding {
+	run := &c.run
+	judging := run.judged && !run.ended
+	switch {
+	case typ == "plan.start":
+		*run = maRun{judged: true}
+	case typ == "solver.start":
+		run.solving = true
+	case typ == "aggregate.start":
+		run.solving, run.aggregating = true, true
+	case typ == "aggregate.completed":
+		run.aggregating = false
+	case typ == "pipeline.completed":
+		agg := run.aggregating
+		run.piped = true
+		if judging && agg {
+			fd := maPipelineOrder.fire(m, "pipeline.completed while the run's aggregation is unfinished")
+			fd.Pointer, fd.Expected, fd.Actual = base+"/event", "aggregate.completed before pipeline.completed", typ
+			return []Finding{fd}
+		}
+	case typ == "agent.final_answer":
+		bad := judging && run.solving && !run.piped
+		*run = maRun{} // the run is over
+		if bad {
+			fd := maPipelineOrder.fire(m, "agent.final_answer before pipeline.completed in a run that started solving")
+			fd.Pointer, fd.Expected, fd.Actual = base+"/event", "pipeline.completed before agent.final_answer", typ
+			return []Finding{fd}
+		}
+	case maEndsRun(typ):
+		run.ended = true
+	}
+	return nil
+}
+
+// maEndsRun lists the events after which a run may end without the rest
+// of the pipeline.
+func maEndsRun(typ string) bool {
+	switch typ {
+	case "plan.cancelled", "plan.coercion_error", "solver.cancelled", "agent.error", "agent.timeout",
+		"agent.interrupted", "agent.session_end", "system.error":
+		return true
+	}
+	return strings.HasPrefix(typ, "error.")
+}
+
+// maSeqs is a sorted set of seqs keeping the window highest ones; memory
+// follows the window, not the session's length.
+type maSeqs struct {
+	window  int
+	s       []int64
+	dropped bool
+}
+
+func (q *maSeqs) index(e int64) int {
+	return sort.Search(len(q.s), func(i int) bool { return q.s[i] >= e })
+}
+
+func (q *maSeqs) has(e int64) bool {
+	i := q.index(e)
+	return i < len(q.s) && q.s[i] == e
+}
+
+func (q *maSeqs) add(e int64) {
+	i := q.index(e)
+	if i < len(q.s) && q.s[i] == e {
+		return
+	}
+	q.s = append(q.s, 0)
+	copy(q.s[i+1:], q.s[i:])
+	q.s[i] = e
+	if len(q.s) > q.window {
+		q.s, q.dropped = q.s[1:], true
+	}
+}
+
+// forgot reports whether e may have been in the set but was dropped.
+func (q *maSeqs) forgot(e int64) bool { return q.dropped && (len(q.s) == 0 || e < q.s[0]) }
+
+func (q *maSeqs) max() (int64, bool) {
+	if len(q.s) == 0 {
+		return 0, false
+	}
+	return q.s[len(q.s)-1], true
+}
+
+// between lists the seqs strictly between lo and hi.
+func (q *maSeqs) between(lo, hi int64) []int64 {
+	var out []int64
+	for i := q.index(lo + 1); i < len(q.s) && q.s[i] < hi; i++ {
+		out = append(out, q.s[i])
+	}
+	return out
+}

@@ -53,7 +53,11 @@ type minicodex struct {
 	conns     map[string]*mcConn
 	pending   map[string]bool // call_id → still pending
 	announced map[string]bool // call_ids ever announced (bounded by window)
-	running   bool
+	// forgot is set once announced overflowed and was cleared: from then on
+	// "never announced" cannot be told from "forgotten", so those rules
+	// stay quiet rather than guess.
+	forgot  bool
+	running bool
 }
 
 type mcConn struct {
@@ -127,6 +131,9 @@ func (r *minicodex) client(c *mcConn, m *message) []Finding {
 func (r *minicodex) approval(m *message) []Finding {
 	id, ok := jsonx.String(m.Doc["call_id"])
 	if !ok || r.pending[id] {
+		return nil
+	}
+	if r.forgot && !r.announced[id] {
 		return nil
 	}
 	if r.announced[id] {
@@ -249,7 +256,7 @@ func (r *minicodex) state(m *message) []Finding {
 			return nil
 		}
 		delete(r.pending, id)
-		if !r.announced[id] {
+		if !r.announced[id] && !r.forgot {
 			fd := mcDecisionUnknown.fire(m, "approval_decision for call_id %q, which no approval_pending announced", id)
 			fd.Pointer, fd.Actual = "/call_id", strconv.Quote(id)
 			return []Finding{fd}
@@ -291,6 +298,7 @@ func (r *minicodex) runState(v any) {
 func (r *minicodex) announce(id string) {
 	if len(r.announced) >= r.window {
 		r.announced = map[string]bool{} // bounded memory; older call ids are forgotten
+		r.forgot = true
 	}
 	r.announced[id] = true
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/wire"
 )
 
 const mcRun = `{"run_id":"3f1c2a9e-8b7d-4c6e-9f00-123456789abc","status":"%s","started_at":"2026-11-21T10:00:00Z","pending_approvals":[]}`
@@ -109,5 +112,27 @@ func TestMinicodexReplayMismatchShowsDiff(t *testing.T) {
 	}
 	if len(f.Related) != 1 || f.Related[0] != 5 {
 		t.Errorf("related = %v, want the original frame 5", f.Related)
+	}
+}
+
+// TestMinicodexForgettingNeverAccuses checks the bounded memory: once old
+// call ids are forgotten, approving one of them is not reported as unknown.
+func TestMinicodexForgettingNeverAccuses(t *testing.T) {
+	t.Parallel()
+	s := NewSession(dialect.MustGet("minicodex"), Options{ReplayWindow: 4})
+	var fs []Finding
+	obs := func(dir wire.Direction, payload string) {
+		fs = append(fs, s.Observe(wire.Frame{Conn: "c1", Dir: dir, Op: wire.OpText, Payload: []byte(payload)})...)
+	}
+	obs(wire.ClientToServer, mcHello)
+	for i := 1; i <= 10; i++ {
+		obs(wire.ServerToClient, fmt.Sprintf(`{"type":"approval_pending","call_id":"call_%d","tool_key":"t","event_id":%d}`, i, 2*i))
+		obs(wire.ServerToClient, fmt.Sprintf(`{"type":"approval_decision","call_id":"call_%d","decision":"approve","event_id":%d}`, i, 2*i+1))
+	}
+	obs(wire.ClientToServer, `{"type":"approve","call_id":"call_1"}`)
+	for _, f := range fs {
+		if f.Severity == Error {
+			t.Errorf("bounded memory produced an error: %s", f)
+		}
 	}
 }

@@ -99,9 +99,6 @@ const (
 	mtPerm1     = `{"type":"permission","data":{"request_id":"perm-1","title":"Run: npm install","description":"shell","options":["allow_once","reject_once"]}}`
 )
 
-// mtBoth sends the same server frame on connections a and b.
-func mtBoth(json string) []step { return []step{s2c("A", json), s2c("B", json)} }
-
 // mtHistory: A and B connect to a session holding events 1..4; A loads the
 // last two then pages back, B loads everything at once.
 var mtHistory = []step{

@@ -78,6 +78,9 @@ type myagent struct {
 	conns    map[string]*maConn
 	open     map[string]bool // step_id of agent.user_confirm → not yet answered
 	answered map[string]bool
+	// forgot is set once a full step set was dropped: an unknown step_id
+	// may then be a forgotten one and is not reported.
+	forgot bool
 }
 
 type maConn struct {
@@ -235,13 +238,16 @@ func (r *myagent) response(m *message) []Finding {
 	}
 	if r.open[id] {
 		delete(r.open, id)
-		maMark(r.answered, id, r.window)
+		r.forgot = maMark(r.answered, id, r.window) || r.forgot
 		return nil
 	}
 	if r.answered[id] {
 		fd := maResponseRepeat.fire(m, "user.response for step_id %q, which is already answered", id)
 		fd.Pointer, fd.Expected, fd.Actual = "/step_id", "the step_id of an open agent.user_confirm", strconv.Quote(id)
 		return []Finding{fd}
+	}
+	if r.forgot {
+		return nil
 	}
 	fd := maResponseStep.fire(m, "user.response for step_id %q, which no agent.user_confirm announced", id)
 	fd.Pointer, fd.Actual = "/step_id", strconv.Quote(id)
@@ -257,12 +263,15 @@ func quoteAll(s []string) []string {
 	return out
 }
 
-// maMark adds id to a set bounded by window; a full set is forgotten.
-func maMark(set map[string]bool, id string, window int) {
-	if len(set) >= window {
+// maMark adds id to a set bounded by window; a full set is forgotten, and
+// maMark then reports true.
+func maMark(set map[string]bool, id string, window int) (forgot bool) {
+	if len(set) >= window && !set[id] {
 		clear(set)
+		forgot = true
 	}
 	set[id] = true
+	return forgot
 }
 
 func (r *myagent) server(c *maConn, m *message) []Finding {
@@ -446,7 +455,7 @@ func (r *myagent) state(typ string, doc map[string]any) {
 		return
 	}
 	if id, ok := jsonx.String(doc["step_id"]); ok {
-		maMark(r.open, id, r.window)
+		r.forgot = maMark(r.open, id, r.window) || r.forgot
 		delete(r.answered, id)
 	}
 }

@@ -110,15 +110,6 @@ var maThree = []step{
 	maS("c1", "plan.start", 1), maS("c1", "plan.completed", 2), maS("c1", "agent.thinking", 3),
 }
 
-// maReplay replays seqs of the clean pipeline on conn as top-level events.
-func maReplay(conn string, seqs ...int) []step {
-	var out []step
-	for _, s := range seqs {
-		out = append(out, maS(conn, maPipelineTypes[s-1], s))
-	}
-	return out
-}
-
 func maItem(typ string, seq int) string { return maEv("c1", typ, seq) }
 
 func TestMyagentRules(t *testing.T) {
@@ -387,6 +378,10 @@ func TestMyagentMemoryFollowsWindow(t *testing.T) {
 		steps = append(steps, maS("c1", "agent.thinking", i), maAck("c1", i))
 	}
 	steps = append(steps, maS("c1", "agent.thinking", 150)) // a retry of a forgotten seq, after its ack
+	for i := 0; i < 20; i++ {
+		steps = append(steps, s2c("c1", fmt.Sprintf(`{"event":"agent.user_confirm","timestamp":"2025-01-15T10:30:00Z","step_id":"step_%d","seq":%d}`, i, 201+i)))
+	}
+	steps = append(steps, maResponse("c1", "step_0", true)) // a step the window forgot
 	var fs []Finding
 	for i, st := range steps {
 		f := wire.Frame{Conn: st.conn, Dir: st.dir, Index: int64(i), Op: wire.OpText, Payload: []byte(st.json)}
@@ -403,6 +398,9 @@ func TestMyagentMemoryFollowsWindow(t *testing.T) {
 	}
 	if n := len(r.conns["c1"].delivered.s); n > window {
 		t.Errorf("connection remembers %d seqs, window %d", n, window)
+	}
+	if n := len(r.open); n > window {
+		t.Errorf("%d open steps remembered, window %d", n, window)
 	}
 	if n := len(r.log.byKey); n > window {
 		t.Errorf("event log holds %d events, window %d", n, window)

@@ -60,7 +60,7 @@ func schemaFinding(s *dialect.Schema, m *message, e gojsonschema.ResultError) Fi
 	fd.Spec = citation(s)
 	fd.Pointer = contextPointer(e.Context())
 	d := e.Details()
-	text := e.Type()
+	var text string
 	switch e.Type() {
 	case "required":
 		prop := fmt.Sprint(d["property"])

@@ -20,7 +20,7 @@ const maxSchemaFindings = 8
 // gojsonschema as is (decodedLoader), so a frame is parsed once, not three
 // times.
 func checkSchema(s *dialect.Schema, m *message) []Finding {
-	res, err := s.Compiled.Validate(decodedLoader{m.Doc})
+	res, err := s.For(m.Doc).Validate(decodedLoader{m.Doc})
 	if err != nil {
 		fd := ruleSchema.fire(m, "schema %s could not run: %v", s.File, err)
 		return []Finding{fd}

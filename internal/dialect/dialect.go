@@ -30,6 +30,7 @@ type Schema struct {
 	File        string // path inside schemas.FS
 	Description string
 	Compiled    *gojsonschema.Schema
+	variants    *variants
 }
 
 // Ambiguity is an AmbiguitySpec with its readings compiled.
@@ -150,7 +151,11 @@ func compileFile(hfs http.FileSystem, fsys fs.FS, file string) (*Schema, error) 
 	if err != nil {
 		return nil, fmt.Errorf("compile schema %s: %w", file, err)
 	}
-	return &Schema{File: file, Description: head.Description, Compiled: compiled}, nil
+	vs, err := compileVariants(raw, "file:///"+file, hfs)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{File: file, Description: head.Description, Compiled: compiled, variants: vs}, nil
 }
 
 // Schema returns the schema of a message type in a direction.

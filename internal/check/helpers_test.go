@@ -25,7 +25,9 @@ func closeConn(conn string) step { return step{conn: conn} }
 // ruleCase is a table row: the frames, and the rule ids that must fire (an
 // empty want means the sequence is clean).
 type ruleCase struct {
-	name  string
+	name string
+	// urls gives a connection its URL (nil: no URL, as in a HAR-less feed).
+	urls  func(conn string) string
 	steps []step
 	want  []string
 }
@@ -33,14 +35,23 @@ type ruleCase struct {
 // feed runs steps through a fresh session and returns every finding.
 func feed(t *testing.T, name string, steps []step) []Finding {
 	t.Helper()
+	return feedWith(t, name, nil, Options{}, steps)
+}
+
+// feedWith is feed with connection URLs and session options.
+func feedWith(t *testing.T, name string, urls func(string) string, opts Options, steps []step) []Finding {
+	t.Helper()
 	d, err := dialect.Get(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSession(d, Options{})
+	s := NewSession(d, opts)
 	var out []Finding
 	for i, st := range steps {
 		f := wire.Frame{Conn: st.conn, Dir: st.dir, Index: int64(i), Op: wire.OpText, Payload: []byte(st.json)}
+		if urls != nil {
+			f.URL = urls(st.conn)
+		}
 		if st.dir == "" {
 			f.Op = wire.OpClose
 		}
@@ -58,7 +69,7 @@ func runRuleCases(t *testing.T, name string, cases []ruleCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fs := feed(t, name, tc.steps)
+			fs := feedWith(t, name, tc.urls, Options{}, tc.steps)
 			got := map[string]bool{}
 			for _, f := range fs {
 				if f.Severity < Warning || strings.Contains(f.Rule, ".ambiguous.") {

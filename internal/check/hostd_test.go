@@ -63,63 +63,6 @@ func hdURLs(conn string) string {
 	return ""
 }
 
-// hdCase is a ruleCase whose connections carry URLs (urls maps a
-// connection id to its URL; nil means none, roles are inferred).
-type hdCase struct {
-	name  string
-	urls  func(conn string) string
-	steps []step
-	want  []string
-}
-
-// hostdFeed is feed with connection URLs and options.
-func hostdFeed(t *testing.T, urls func(string) string, opts Options, steps []step) []Finding {
-	t.Helper()
-	d, err := dialect.Get("hostd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := NewSession(d, opts)
-	var out []Finding
-	for i, st := range steps {
-		f := wire.Frame{Conn: st.conn, Dir: st.dir, Index: int64(i), Op: wire.OpText, Payload: []byte(st.json)}
-		if urls != nil {
-			f.URL = urls(st.conn)
-		}
-		if st.dir == "" {
-			f.Op = wire.OpClose
-		}
-		out = append(out, s.Observe(f)...)
-	}
-	return out
-}
-
-// runHostdCases is runRuleCases for hdCase rows.
-func runHostdCases(t *testing.T, cases []hdCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			fs := hostdFeed(t, tc.urls, Options{}, tc.steps)
-			got := map[string]bool{}
-			for _, f := range fs {
-				if f.Severity < Warning || strings.Contains(f.Rule, ".ambiguous.") {
-					continue
-				}
-				got[f.Rule] = true
-				if !contains(tc.want, f.Rule) {
-					t.Errorf("unexpected %s (frame %d %s: pointer %q expected %q actual %q)", f, f.Frame, f.Type, f.Pointer, f.Expected, f.Actual)
-				}
-			}
-			for _, w := range tc.want {
-				if !got[w] {
-					t.Errorf("rule %s did not fire; got %v", w, keys(got))
-				}
-			}
-		})
-	}
-}
-
 // hdStory is a whole correct session: a host starts a run, the server acks
 // and fans out to an app, the host drops with seq 3 unacknowledged,
 // reconnects and replays it (re-stamped), the server de-duplicates, an app
@@ -159,7 +102,7 @@ var hdThree = []step{
 
 func TestHostdStory(t *testing.T) {
 	t.Parallel()
-	runHostdCases(t, []hdCase{
+	runRuleCases(t, "hostd", []ruleCase{
 		{name: "with URLs", urls: hdURLs, steps: hdStory},
 		{name: "roles inferred", steps: hdStory},
 	})
@@ -167,7 +110,7 @@ func TestHostdStory(t *testing.T) {
 
 func TestHostdSeqOrder(t *testing.T) {
 	t.Parallel()
-	runHostdCases(t, []hdCase{
+	runRuleCases(t, "hostd", []ruleCase{
 		{name: "host repeats a seq", urls: hdURLs, want: []string{"hostd.seq-order"},
 			steps: then(hdThree, c2s("h1", hdOut(3, "b")))},
 		{name: "host goes backwards", urls: hdURLs, want: []string{"hostd.seq-order"},
@@ -189,7 +132,7 @@ func TestHostdSeqOrder(t *testing.T) {
 
 func TestHostdReplayMismatch(t *testing.T) {
 	t.Parallel()
-	runHostdCases(t, []hdCase{
+	runRuleCases(t, "hostd", []ruleCase{
 		{name: "host replay alters data", urls: hdURLs, want: []string{"hostd.replay-mismatch"}, steps: []step{
 			c2s("h1", hdStarted(1)), c2s("h1", hdOut(2, "a")), closeConn("h1"),
 			c2s("h2", hdOut(2, "A"))}},
@@ -210,7 +153,7 @@ func TestHostdReplayMismatch(t *testing.T) {
 
 func TestHostdAppDuplicate(t *testing.T) {
 	t.Parallel()
-	runHostdCases(t, []hdCase{
+	runRuleCases(t, "hostd", []ruleCase{
 		{name: "server relays the host's replay again", urls: hdURLs, want: []string{"hostd.app-duplicate"}, steps: []step{
 			c2s("h1", hdOut(3, "b")), s2c("a1", hdOut(3, "b")), closeConn("h1"),
 			c2s("h2", hdOut(3, "b")), s2c("h2", hdAck(3)), s2c("a1", hdOut(3, "b"))}},
@@ -225,7 +168,7 @@ func TestHostdAppDuplicate(t *testing.T) {
 
 func TestHostdAcks(t *testing.T) {
 	t.Parallel()
-	runHostdCases(t, []hdCase{
+	runRuleCases(t, "hostd", []ruleCase{
 		{name: "ack goes backwards", urls: hdURLs, want: []string{"hostd.ack-regress"},
 			steps: then(hdThree, s2c("h1", hdAck(2)))},
 		{name: "ack goes backwards after reconnect", urls: hdURLs, want: []string{"hostd.ack-regress"},
@@ -248,7 +191,7 @@ func TestHostdAcks(t *testing.T) {
 
 func TestHostdSpoolAlreadyAcked(t *testing.T) {
 	t.Parallel()
-	runHostdCases(t, []hdCase{
+	runRuleCases(t, "hostd", []ruleCase{
 		{name: "host replays acknowledged events", urls: hdURLs, want: []string{"hostd.spool-already-acked"},
 			steps: then(hdThree, closeConn("h1"),
 				c2s("h2", hdOut(2, "a")), c2s("h2", hdOut(3, "b")), c2s("h2", hdOut(4, "c")))},
@@ -261,7 +204,7 @@ func TestHostdSpoolAlreadyAcked(t *testing.T) {
 
 func TestHostdInputs(t *testing.T) {
 	t.Parallel()
-	runHostdCases(t, []hdCase{
+	runRuleCases(t, "hostd", []ruleCase{
 		{name: "host records an input twice", urls: hdURLs, want: []string{"hostd.input-duplicate"}, steps: []step{
 			s2c("h1", hdSend(hdIn1)), c2s("h1", hdInput(4, hdIn1)), s2c("h1", hdAck(4)),
 			s2c("a1", hdInput(4, hdIn1)),
@@ -290,7 +233,7 @@ func TestHostdWrongEndpoint(t *testing.T) {
 		}
 		return "/socket"
 	}
-	runHostdCases(t, []hdCase{
+	runRuleCases(t, "hostd", []ruleCase{
 		{name: "run.ack to an app", urls: hdURLs, want: []string{"hostd.wrong-endpoint"}, steps: []step{
 			s2c("a1", hdAck(1))}},
 		{name: "app sends an event", urls: hdURLs, want: []string{"hostd.wrong-endpoint"}, steps: []step{
@@ -331,7 +274,7 @@ func TestHostdFindingDetails(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.rule, func(t *testing.T) {
 			t.Parallel()
-			f := findOne(t, hostdFeed(t, hdURLs, Options{}, tc.steps), tc.rule)
+			f := findOne(t, feedWith(t, "hostd", hdURLs, Options{}, tc.steps), tc.rule)
 			if f.Pointer != tc.pointer || f.Expected != tc.expected || f.Actual != tc.actual {
 				t.Errorf("got pointer %q expected %q actual %q; want %q %q %q", f.Pointer, f.Expected, f.Actual, tc.pointer, tc.expected, tc.actual)
 			}
@@ -344,7 +287,7 @@ func TestHostdFindingDetails(t *testing.T) {
 
 func TestHostdReplayMismatchShowsDiff(t *testing.T) {
 	t.Parallel()
-	fs := hostdFeed(t, hdURLs, Options{}, []step{
+	fs := feedWith(t, "hostd", hdURLs, Options{}, []step{
 		c2s("h1", hdOut(2, "a")), s2c("h1", hdAck(2)), s2c("a1", hdOut(2, "a")),
 		s2c("a2", strings.Replace(hdOut(2, "A"), hdTS, "2025-01-01T00:00:09Z", 1)),
 	})
@@ -369,7 +312,7 @@ func TestHostdReplayMismatchShowsDiff(t *testing.T) {
 // Findings name the endpoint path, never the credentials in its query.
 func TestHostdFindingsHideCredentials(t *testing.T) {
 	t.Parallel()
-	fs := hostdFeed(t, hdURLs, Options{}, []step{s2c("a1", hdAck(1)), c2s("h1", hdStop)})
+	fs := feedWith(t, "hostd", hdURLs, Options{}, []step{s2c("a1", hdAck(1)), c2s("h1", hdStop)})
 	if len(fs) != 2 {
 		t.Fatalf("want 2 findings, got %v", fs)
 	}
@@ -419,7 +362,7 @@ func TestHostdReplayWindowBoundsMemory(t *testing.T) {
 // Schema-invalid members are read defensively: no panic, no stateful finding.
 func TestHostdSchemaInvalidIsSafe(t *testing.T) {
 	t.Parallel()
-	fs := hostdFeed(t, hdURLs, Options{}, []step{
+	fs := feedWith(t, "hostd", hdURLs, Options{}, []step{
 		c2s("h1", `{"type":"run.started","run_id":7,"seq":"1","data":"x"}`),
 		c2s("h1", `{"type":"run.output","run_id":"r","seq":1.5,"data":[]}`),
 		c2s("h1", `{"type":"run.output","run_id":"r","seq":2,"data":null}`),

@@ -55,7 +55,7 @@ func exitCode(err error, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "wsconform: %v\n", ee.err)
 		}
 		if ee.code == exitUsage {
-			fmt.Fprintln(stderr, "Run 'wsconform --help' for usage.")
+			fmt.Fprintln(stderr, "Run 'wsconform "+helpTopic(ee.err)+"--help' for usage.")
 		}
 		return ee.code
 	}
@@ -65,6 +65,20 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "wsconform: %v\n", err)
 	return exitHarness
+}
+
+// helpTopic names the command a usage error came from ("validate: ..."),
+// so the hint points at that command's help.
+func helpTopic(err error) string {
+	if err == nil {
+		return ""
+	}
+	for _, c := range commands() {
+		if strings.HasPrefix(err.Error(), c.name+": ") {
+			return c.name + " "
+		}
+	}
+	return ""
 }
 
 // command is one subcommand.
@@ -111,12 +125,15 @@ func printUsage(w io.Writer) {
 }
 
 // newFlags makes a flag set whose errors come back as usage errors and
-// whose --help prints a synopsis, a description and the flags.
+// whose --help prints a synopsis, a description and the flags. pflag calls
+// Usage on every parse error too; only --help should print it, so Usage
+// stays silent and parse prints the help itself.
 func newFlags(name, synopsis, about string, stdout io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	fs.Usage = func() {
+	fs.Usage = func() {}
+	helps[fs] = func() {
 		fmt.Fprintf(stdout, "Usage: wsconform %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
@@ -125,11 +142,14 @@ func newFlags(name, synopsis, about string, stdout io.Writer) *pflag.FlagSet {
 	return fs
 }
 
+// helps holds each flag set's help printer.
+var helps = map[*pflag.FlagSet]func(){}
+
 // parse parses flags; --help prints usage and ends the command cleanly.
 func parse(fs *pflag.FlagSet, args []string) (help bool, err error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fs.Usage()
+			helps[fs]()
 			return true, nil
 		}
 		return false, usageErr("%s: %v", fs.Name(), err)

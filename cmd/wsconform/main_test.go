@@ -36,31 +36,41 @@ type jsonOut struct {
 }
 
 // TestValidatePlantedFaults is the "done when": a recording with a
-// backwards event id, a replay that alters an event and a schema violation
-// reports exactly those three findings, and exits 1.
+// backwards sequence number, a replay that alters an event and a schema
+// violation reports exactly those three findings, and exits 1.
 func TestValidatePlantedFaults(t *testing.T) {
 	t.Parallel()
-	code, stdout, _ := wsconform(t, "validate", "--json", "-", "testdata/minicodex-planted.jsonl")
-	if code != exitFail {
-		t.Fatalf("exit %d, want %d", code, exitFail)
+	cases := []struct {
+		file, order, replay, diffAt string
+	}{
+		{"testdata/minicodex-planted.jsonl", "minicodex.event-id-order", "minicodex.replay-mismatch", "/run_id"},
+		{"testdata/myagent-planted.jsonl", "myagent.seq-order", "myagent.replay-mismatch", "/content/result/sections"},
 	}
-	var out jsonOut
-	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
-		t.Fatalf("--json - is not JSON: %v\n%s", err, stdout)
-	}
-	var rules []string
-	for _, f := range out.Files[0].Findings {
-		rules = append(rules, f.Rule)
-	}
-	sort.Strings(rules)
-	want := []string{"minicodex.event-id-order", "minicodex.replay-mismatch", "schema.violation"}
-	if strings.Join(rules, ",") != strings.Join(want, ",") || out.Verdict != "failed" {
-		t.Fatalf("findings %v verdict %s, want exactly %v, failed", rules, out.Verdict, want)
-	}
-	for _, f := range out.Files[0].Findings {
-		if f.Rule == "minicodex.replay-mismatch" && !strings.Contains(f.Diff, "/run_id") {
-			t.Errorf("replay finding has no diff of run_id: %q", f.Diff)
-		}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, _ := wsconform(t, "validate", "--json", "-", c.file)
+			if code != exitFail {
+				t.Fatalf("exit %d, want %d", code, exitFail)
+			}
+			var out jsonOut
+			if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+				t.Fatalf("--json - is not JSON: %v\n%s", err, stdout)
+			}
+			var rules []string
+			for _, f := range out.Files[0].Findings {
+				rules = append(rules, f.Rule)
+				if f.Rule == c.replay && !strings.Contains(f.Diff, c.diffAt) {
+					t.Errorf("replay finding has no diff at %s: %q", c.diffAt, f.Diff)
+				}
+			}
+			sort.Strings(rules)
+			want := []string{c.order, c.replay, "schema.violation"}
+			sort.Strings(want)
+			if strings.Join(rules, ",") != strings.Join(want, ",") || out.Verdict != "failed" {
+				t.Fatalf("findings %v verdict %s, want exactly %v, failed", rules, out.Verdict, want)
+			}
+		})
 	}
 }
 

@@ -29,7 +29,7 @@ func checkSchema(s *dialect.Schema, m *message) []Finding {
 		m.SchemaOK = true
 		return nil
 	}
-	errs := res.Errors()
+	errs := withoutSummaries(res.Errors())
 	sort.SliceStable(errs, func(i, j int) bool { return rank(errs[i]) < rank(errs[j]) })
 	var out []Finding
 	for _, e := range errs {
@@ -39,6 +39,27 @@ func checkSchema(s *dialect.Schema, m *message) []Finding {
 			break
 		}
 		out = append(out, schemaFinding(s, m, e))
+	}
+	return out
+}
+
+// withoutSummaries drops gojsonschema's allOf and if/then summaries when
+// the errors they summarise are reported too: gojsonschema always merges
+// those, so the summary would be a second finding for the same fault.
+func withoutSummaries(errs []gojsonschema.ResultError) []gojsonschema.ResultError {
+	if len(errs) < 2 {
+		return errs
+	}
+	out := errs[:0:0]
+	for _, e := range errs {
+		switch e.Type() {
+		case "number_all_of", "condition_then", "condition_else":
+			continue
+		}
+		out = append(out, e)
+	}
+	if len(out) == 0 {
+		return errs
 	}
 	return out
 }

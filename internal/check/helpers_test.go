@@ -1,8 +1,12 @@
 package check
 
 import (
+	"flag"
+	"fmt"
+	"os"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wsconform/wsconform/internal/dialect"
@@ -57,7 +61,49 @@ func feedWith(t *testing.T, name string, urls func(string) string, opts Options,
 		}
 		out = append(out, s.Observe(f)...)
 	}
+	noteFired(out)
 	return out
+}
+
+// fired collects every rule any test of the package made fire, for
+// TestMain's check that no rule goes untested.
+var fired sync.Map
+
+func noteFired(fs []Finding) {
+	for _, f := range fs {
+		fired.Store(f.Rule, true)
+	}
+}
+
+// TestMain fails a complete run of the package's tests in which some rule
+// never fired: every rule needs a test that makes it fire (and, through the
+// clean cases, tests that keep it quiet).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if code != 0 || !fullRun() {
+		os.Exit(code)
+	}
+	var missing []string
+	for _, r := range Rules("") {
+		if _, ok := fired.Load(r.ID); !ok && !strings.Contains(r.ID, ".ambiguous.") {
+			missing = append(missing, r.ID)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(os.Stderr, "rules no test made fire: %v\n", missing)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// fullRun is false when -run, -fuzz or -bench narrowed the run.
+func fullRun() bool {
+	for _, name := range []string{"test.run", "test.fuzz", "test.bench", "test.skip"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // runRuleCases checks that exactly the wanted rules fire: every finding of
@@ -101,6 +147,7 @@ func keys(m map[string]bool) []string {
 // findOne returns the first finding of a rule, failing the test without one.
 func findOne(t *testing.T, fs []Finding, rule string) Finding {
 	t.Helper()
+	noteFired(fs)
 	for _, f := range fs {
 		if f.Rule == rule {
 			return f

@@ -124,32 +124,34 @@ func printUsage(w io.Writer) {
 	fmt.Fprintf(w, "Exit codes: 0 pass, 1 conformance failure, 2 usage error, 3 unreadable input or harness error.\n")
 }
 
+// flagSet is a command's flags with the help text --help prints.
+type flagSet struct {
+	*pflag.FlagSet
+	help func()
+}
+
 // newFlags makes a flag set whose errors come back as usage errors and
 // whose --help prints a synopsis, a description and the flags. pflag calls
 // Usage on every parse error too; only --help should print it, so Usage
 // stays silent and parse prints the help itself.
-func newFlags(name, synopsis, about string, stdout io.Writer) *pflag.FlagSet {
+func newFlags(name, synopsis, about string, stdout io.Writer) *flagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	fs.Usage = func() {}
-	helps[fs] = func() {
+	return &flagSet{FlagSet: fs, help: func() {
 		fmt.Fprintf(stdout, "Usage: wsconform %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
-	}
-	return fs
+	}}
 }
 
-// helps holds each flag set's help printer.
-var helps = map[*pflag.FlagSet]func(){}
-
 // parse parses flags; --help prints usage and ends the command cleanly.
-func parse(fs *pflag.FlagSet, args []string) (help bool, err error) {
+func (fs *flagSet) parse(args []string) (help bool, err error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			helps[fs]()
+			fs.help()
 			return true, nil
 		}
 		return false, usageErr("%s: %v", fs.Name(), err)

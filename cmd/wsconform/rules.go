@@ -20,7 +20,7 @@ func runRules(_ context.Context, args []string, stdout, _ io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the catalogue as JSON")
 	long := fs.Bool("long", false, "also print each rule's requirement text")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never")
-	if help, err := parse(fs, args); help || err != nil {
+	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -38,7 +38,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	oneSession := fs.Bool("one-session", false, "judge all connections of a file as one logical session (reconnects in a HAR file)")
 	maxFrame := fs.Int("max-frame", check.DefaultLimits.MaxFrameBytes, "largest frame in `BYTES` the checker validates; larger ones are reported, not judged")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
-	if help, err := parse(fs, args); help || err != nil {
+	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -11,12 +11,11 @@ import (
 // replay, can be compared with the original. It keeps the newest window
 // events; memory is bounded by the window, not by the session's length.
 type eventLog struct {
-	window int
-	byKey  map[string]logged
-	ring   []string // insertion order, for eviction
-	next   int
+	byKey *recent[logged]
 }
 
+// logged is the first sighting of an id: the compared view of the event,
+// its canonical form and where it was seen.
 type logged struct {
 	doc   any
 	canon []byte
@@ -25,36 +24,26 @@ type logged struct {
 }
 
 func newEventLog(window int) *eventLog {
-	return &eventLog{window: window, byKey: map[string]logged{}}
+	return &eventLog{byKey: newRecent[logged](window)}
 }
 
-// compare records doc under key on first sight and returns (nil, false). On
-// a later sight it returns the original and whether it differs, ignoring
-// the members named by ignore (top-level or nested pointers).
-func (l *eventLog) compare(key string, m *message, doc any, ignore ...string) (orig *logged, differs bool) {
-	canon := jsonx.Canonical(without(doc, ignore))
-	if o, ok := l.byKey[key]; ok {
+// compare records view (what a dialect compares of the event: the whole
+// message, or the message less the members that legitimately change) under
+// key on first sight and returns (nil, false). On a later sight it returns
+// the original and whether the view differs from it.
+func (l *eventLog) compare(key string, m *message, view any) (orig *logged, differs bool) {
+	canon := jsonx.Canonical(view)
+	if o, ok := l.byKey.get(key); ok {
 		return &o, !bytes.Equal(o.canon, canon)
 	}
-	l.add(key, logged{doc: doc, canon: canon, frame: m.Frame.Index, conn: m.Frame.Conn})
+	l.byKey.put(key, logged{doc: view, canon: canon, frame: m.Frame.Index, conn: m.Frame.Conn})
 	return nil, false
 }
 
 // has reports whether an id is remembered.
 func (l *eventLog) has(key string) bool {
-	_, ok := l.byKey[key]
+	_, ok := l.byKey.get(key)
 	return ok
-}
-
-func (l *eventLog) add(key string, e logged) {
-	if len(l.ring) < l.window {
-		l.ring = append(l.ring, key)
-	} else {
-		delete(l.byKey, l.ring[l.next])
-		l.ring[l.next] = key
-		l.next = (l.next + 1) % l.window
-	}
-	l.byKey[key] = e
 }
 
 // without returns doc minus the members at the given pointers, copying

@@ -121,7 +121,7 @@ type hdConn struct {
 	role      hdRole
 	why       string           // how the role was learnt, for messages
 	last      map[string]int64 // run_id → last seq on this connection
-	delivered *eventLog        // app: run_id+seq delivered here (frame only)
+	delivered *recent[int64]   // app: run_id+seq → frame that delivered it here
 	warned    map[string]bool  // host: runs already given a spool-already-acked warning
 	forwarded map[string]bool  // host: run_id+input_id forwarded here
 }
@@ -287,9 +287,7 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 	cmp := hostdCompared(m)
 	orig, differs := r.log.compare(key, m, cmp)
 	if differs {
-		cp := *m
-		cp.Doc = cmp
-		out = append(out, replayMismatch(hdReplayMismatch, &cp, orig, fmt.Sprintf("run %q seq %d", run, seq)))
+		out = append(out, replayMismatch(hdReplayMismatch, m, orig, cmp, "", fmt.Sprintf("run %q seq %d", run, seq)))
 	}
 	if c.role == hdHost && ordered {
 		out = append(out, r.spool(c, m, st, run, seq)...)
@@ -310,18 +308,18 @@ func (r *hostd) order(c *hdConn, m *message, run string, seq int64, key string) 
 	dup := false
 	if c.role == hdApp {
 		if c.delivered == nil {
-			c.delivered = newEventLog(r.window)
+			c.delivered = newRecent[int64](r.window)
 		}
-		if first, seen := c.delivered.byKey[key]; seen {
+		if first, seen := c.delivered.get(key); seen {
 			dup = true
-			fd := hdAppDuplicate.fire(m, "run %q seq %d delivered again on this app connection (first as frame %d)", run, seq, first.frame)
+			fd := hdAppDuplicate.fire(m, "run %q seq %d delivered again on this app connection (first as frame %d)", run, seq, first)
 			fd.Pointer = "/seq"
 			fd.Expected = fmt.Sprintf("each (run_id, seq) once; seq %d already delivered", seq)
 			fd.Actual = "seq " + strconv.FormatInt(seq, 10) + " again"
-			fd.Related = []int64{first.frame}
+			fd.Related = []int64{first}
 			out = append(out, fd)
 		} else {
-			c.delivered.add(key, logged{frame: m.Frame.Index, conn: m.Frame.Conn})
+			c.delivered.put(key, m.Frame.Index)
 		}
 	}
 	last, seen := c.last[run]

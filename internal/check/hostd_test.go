@@ -353,9 +353,9 @@ func TestHostdReplayWindowBoundsMemory(t *testing.T) {
 		}
 	}
 	r := s.rules.(*hostd)
-	if len(r.log.byKey) > 4 || len(r.runs) > 4 || len(r.conns["a1"].delivered.byKey) > 4 {
+	if r.log.byKey.len() > 4 || len(r.runs) > 4 || r.conns["a1"].delivered.len() > 4 {
 		t.Errorf("memory beyond the window of 4: log %d, runs %d, delivered %d",
-			len(r.log.byKey), len(r.runs), len(r.conns["a1"].delivered.byKey))
+			r.log.byKey.len(), len(r.runs), r.conns["a1"].delivered.len())
 	}
 }
 

@@ -3,7 +3,6 @@ package check
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 
 	"github.com/wsconform/wsconform/internal/jsonx"
@@ -47,17 +46,15 @@ var _ = register(mcEventIDOrder, mcReplayMismatch, mcReplayGap, mcReplayDuplicat
 	mcApproveUnknown, mcApproveDecided, mcAbortIdle, mcDecisionUnknown)
 
 type minicodex struct {
-	window    int
-	log       *eventLog
-	known     []int64 // event ids of the session, sorted, newest window kept
-	conns     map[string]*mcConn
-	pending   map[string]bool // call_id → still pending
-	announced map[string]bool // call_ids ever announced (bounded by window)
-	// forgot is set once announced overflowed and was cleared: from then on
-	// "never announced" cannot be told from "forgotten", so those rules
+	log     *eventLog
+	known   *seqWindow // event ids of the session
+	conns   map[string]*mcConn
+	pending map[string]bool // call_id → still pending
+	// announced holds the call_ids ever announced; once it has evicted one,
+	// "never announced" cannot be told from "forgotten", and those rules
 	// stay quiet rather than guess.
-	forgot  bool
-	running bool
+	announced *recent[bool]
+	running   bool
 }
 
 type mcConn struct {
@@ -71,11 +68,11 @@ type mcConn struct {
 
 func newMinicodex(opts Options) *minicodex {
 	return &minicodex{
-		window:    opts.ReplayWindow,
+		known:     newSeqWindow(opts.ReplayWindow),
 		log:       newEventLog(opts.ReplayWindow),
 		conns:     map[string]*mcConn{},
 		pending:   map[string]bool{},
-		announced: map[string]bool{},
+		announced: newRecent[bool](opts.ReplayWindow),
 	}
 }
 
@@ -133,10 +130,11 @@ func (r *minicodex) approval(m *message) []Finding {
 	if !ok || r.pending[id] {
 		return nil
 	}
-	if r.forgot && !r.announced[id] {
+	_, announced := r.announced.get(id)
+	if !announced && r.announced.evicted {
 		return nil
 	}
-	if r.announced[id] {
+	if announced {
 		fd := mcApproveDecided.fire(m, "%s of call_id %q, which is already decided", m.Type, id)
 		fd.Pointer, fd.Expected, fd.Actual = "/call_id", "a pending call_id", strconv.Quote(id)
 		return []Finding{fd}
@@ -173,13 +171,13 @@ func (r *minicodex) server(c *mcConn, m *message) []Finding {
 	}
 	orig, differs := r.log.compare(strconv.FormatInt(e, 10), m, m.Doc)
 	if differs {
-		out = append(out, replayMismatch(mcReplayMismatch, m, orig, fmt.Sprintf("event_id %d", e)))
+		out = append(out, replayMismatch(mcReplayMismatch, m, orig, m.Doc, "", fmt.Sprintf("event_id %d", e)))
 	}
 	if c.resumed {
 		out = append(out, r.replay(c, m, e)...)
 	}
 	if orig == nil {
-		r.remember(e)
+		r.known.add(e)
 		out = append(out, r.state(m)...)
 	}
 	return out
@@ -207,7 +205,7 @@ func (r *minicodex) replay(c *mcConn, m *message, e int64) []Finding {
 	if e <= c.cursor {
 		return nil
 	}
-	missing := r.between(c.cursor, e)
+	missing := r.known.between(c.cursor, e)
 	c.cursor = e
 	if len(missing) == 0 {
 		return nil
@@ -219,36 +217,13 @@ func (r *minicodex) replay(c *mcConn, m *message, e int64) []Finding {
 	return []Finding{fd}
 }
 
-// between lists the known event ids strictly between lo and hi.
-func (r *minicodex) between(lo, hi int64) []int64 {
-	i := sort.Search(len(r.known), func(i int) bool { return r.known[i] > lo })
-	var out []int64
-	for ; i < len(r.known) && r.known[i] < hi; i++ {
-		out = append(out, r.known[i])
-	}
-	return out
-}
-
-func (r *minicodex) remember(e int64) {
-	i := sort.Search(len(r.known), func(i int) bool { return r.known[i] >= e })
-	if i < len(r.known) && r.known[i] == e {
-		return
-	}
-	r.known = append(r.known, 0)
-	copy(r.known[i+1:], r.known[i:])
-	r.known[i] = e
-	if len(r.known) > r.window {
-		r.known = r.known[1:]
-	}
-}
-
 // state follows approvals and runs from new (not replayed) events.
 func (r *minicodex) state(m *message) []Finding {
 	switch m.Type {
 	case "approval_pending":
 		if id, ok := jsonx.String(m.Doc["call_id"]); ok {
 			r.pending[id] = true
-			r.announce(id)
+			r.announced.put(id, true)
 		}
 	case "approval_decision":
 		id, ok := jsonx.String(m.Doc["call_id"])
@@ -256,7 +231,7 @@ func (r *minicodex) state(m *message) []Finding {
 			return nil
 		}
 		delete(r.pending, id)
-		if !r.announced[id] && !r.forgot {
+		if _, announced := r.announced.get(id); !announced && !r.announced.evicted {
 			fd := mcDecisionUnknown.fire(m, "approval_decision for call_id %q, which no approval_pending announced", id)
 			fd.Pointer, fd.Actual = "/call_id", strconv.Quote(id)
 			return []Finding{fd}
@@ -290,15 +265,7 @@ func (r *minicodex) runState(v any) {
 	for _, a := range list {
 		if id, ok := jsonx.String(jsonx.FieldOr(a, "call_id")); ok {
 			r.pending[id] = true
-			r.announce(id)
+			r.announced.put(id, true)
 		}
 	}
-}
-
-func (r *minicodex) announce(id string) {
-	if len(r.announced) >= r.window {
-		r.announced = map[string]bool{} // bounded memory; older call ids are forgotten
-		r.forgot = true
-	}
-	r.announced[id] = true
 }

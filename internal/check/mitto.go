@@ -106,10 +106,10 @@ type mitto struct {
 	stored *eventLog // seq → stored event, from events_loaded
 	// multi remembers seqs that one events_loaded held more than once
 	// (coalesced chunks); their stored content is compared by type only.
-	multi   *mtRecent[bool]
-	asks    *mtRecent[*mtAsk] // request_id → ui_prompt or permission
-	sent    *mtRecent[bool]   // prompt_ids sent by any client of the session
-	sentAny bool              // some prompt carried no readable prompt_id
+	multi   *recent[bool]
+	asks    *recent[*mtAsk] // request_id → ui_prompt or permission
+	sent    *recent[bool]   // prompt_ids sent by any client of the session
+	sentAny bool            // some prompt carried no readable prompt_id
 	conns   map[string]*mtConn
 }
 
@@ -131,9 +131,9 @@ type mtConn struct {
 	highSeq int64
 	hasMax  bool
 	highMax int64
-	loads   []mtLoad        // load_events not answered yet, oldest first
-	prompts *mtRecent[bool] // prompt_ids this connection sent
-	noID    bool            // this connection sent a prompt without a readable prompt_id
+	loads   []mtLoad      // load_events not answered yet, oldest first
+	prompts *recent[bool] // prompt_ids this connection sent
+	noID    bool          // this connection sent a prompt without a readable prompt_id
 }
 
 // mtLoad is one load_events request as the server should read it.
@@ -163,9 +163,9 @@ func newMitto(opts Options) *mitto {
 		types:  newEventLog(w),
 		live:   newEventLog(w),
 		stored: newEventLog(w),
-		multi:  newMtRecent[bool](w),
-		asks:   newMtRecent[*mtAsk](w),
-		sent:   newMtRecent[bool](w),
+		multi:  newRecent[bool](w),
+		asks:   newRecent[*mtAsk](w),
+		sent:   newRecent[bool](w),
 		conns:  map[string]*mtConn{},
 	}
 }
@@ -173,7 +173,7 @@ func newMitto(opts Options) *mitto {
 func (r *mitto) opened(conn, _ string) { r.conns[conn] = r.newConn() }
 func (r *mitto) closed(conn string)    { delete(r.conns, conn) }
 
-func (r *mitto) newConn() *mtConn { return &mtConn{prompts: newMtRecent[bool](r.window)} }
+func (r *mitto) newConn() *mtConn { return &mtConn{prompts: newRecent[bool](r.window)} }
 
 func (r *mitto) conn(id string) *mtConn {
 	c, ok := r.conns[id]
@@ -301,28 +301,16 @@ func (r *mitto) sameLive(m *message, data map[string]any, seq int64) ([]Finding,
 	key := strconv.FormatInt(seq, 10)
 	tv := map[string]any{"type": m.Type}
 	if orig, differs := r.types.compare(key, m, tv); differs {
-		return []Finding{mtMismatch(m, orig, tv, seq, "/type")}, true
+		return []Finding{replayMismatch(mtReplayMismatch, m, orig, tv, "", fmt.Sprintf("seq %d", seq))}, true
 	}
 	if mtCoalesces(m.Type) {
 		return nil, false
 	}
 	view := map[string]any{"type": m.Type, "data": without(data, mtVolatile)}
 	if orig, differs := r.live.compare(key, m, view); differs {
-		return []Finding{mtMismatch(m, orig, view, seq, "/data")}, true
+		return []Finding{replayMismatch(mtReplayMismatch, m, orig, view, "", fmt.Sprintf("seq %d", seq))}, true
 	}
 	return nil, false
-}
-
-// mtMismatch reports a seq delivered again as a different event; the diff
-// is between the compared views, the pointer locates the view in m.
-func mtMismatch(m *message, orig *logged, view any, seq int64, ptr string) Finding {
-	fd := mtReplayMismatch.fire(m, "seq %d delivered again as a different event (first seen as frame %d on %s)", seq, orig.frame, orig.conn)
-	fd.Pointer = ptr
-	fd.Diff = jsonDiff(orig.doc, view)
-	fd.Expected = fmt.Sprintf("the event first delivered with seq %d", seq)
-	fd.Actual = "changed: " + firstLine(fd.Diff)
-	fd.Related = []int64{orig.frame}
-	return fd
 }
 
 // --- max_seq ---------------------------------------------------------------
@@ -613,11 +601,11 @@ func (r *mitto) sameStored(m *message, evs []mtEv) []Finding {
 		var fd *Finding
 		tv := map[string]any{"type": e.typ}
 		if orig, differs := r.types.compare(key, m, tv); differs {
-			f := mtMismatch(m, orig, tv, e.seq, fmt.Sprintf("/data/events/%d/type", e.idx))
+			f := replayMismatch(mtReplayMismatch, m, orig, tv, fmt.Sprintf("/data/events/%d", e.idx), fmt.Sprintf("seq %d", e.seq))
 			fd = &f
 		} else if _, shared := r.multi.get(key); !shared {
 			if orig, differs := r.stored.compare(key, m, e.doc); differs {
-				f := mtMismatch(m, orig, e.doc, e.seq, fmt.Sprintf("/data/events/%d", e.idx))
+				f := replayMismatch(mtReplayMismatch, m, orig, e.doc, fmt.Sprintf("/data/events/%d", e.idx), fmt.Sprintf("seq %d", e.seq))
 				fd = &f
 			}
 		}
@@ -785,44 +773,4 @@ func (r *mitto) isMine(c *mtConn, m *message, data map[string]any) []Finding {
 		return []Finding{fd}
 	}
 	return nil
-}
-
-// --- bounded memory ------------------------------------------------------------
-
-// mtRecent is a map that keeps the newest window keys; evicted tells that
-// a key may have been forgotten, so "never seen" can no longer be judged.
-type mtRecent[V any] struct {
-	window  int
-	m       map[string]V
-	ring    []string
-	next    int
-	evicted bool
-}
-
-func newMtRecent[V any](window int) *mtRecent[V] {
-	if window <= 0 {
-		window = DefaultReplayWindow
-	}
-	return &mtRecent[V]{window: window, m: map[string]V{}}
-}
-
-func (r *mtRecent[V]) get(k string) (V, bool) {
-	v, ok := r.m[k]
-	return v, ok
-}
-
-func (r *mtRecent[V]) put(k string, v V) {
-	if _, ok := r.m[k]; ok {
-		r.m[k] = v
-		return
-	}
-	if len(r.ring) < r.window {
-		r.ring = append(r.ring, k)
-	} else {
-		delete(r.m, r.ring[r.next])
-		r.ring[r.next] = k
-		r.next = (r.next + 1) % r.window
-		r.evicted = true
-	}
-	r.m[k] = v
 }

@@ -345,8 +345,8 @@ func TestMittoReplayMismatchShowsDiff(t *testing.T) {
 		if !strings.Contains(f.Diff, `- /data/title: "Read parser.go"`) || !strings.Contains(f.Diff, `+ /data/title: "Read lexer.go"`) {
 			t.Errorf("diff does not show the altered member:\n%s", f.Diff)
 		}
-		if f.Pointer != "/data/events/2" {
-			t.Errorf("pointer = %q, want the altered event", f.Pointer)
+		if f.Pointer != "/data/events/2/data/title" {
+			t.Errorf("pointer = %q, want the altered member of the event", f.Pointer)
 		}
 		if len(f.Related) != 1 || f.Related[0] != 3 {
 			t.Errorf("related = %v, want frame 3 (A's first page)", f.Related)
@@ -359,8 +359,8 @@ func TestMittoReplayMismatchShowsDiff(t *testing.T) {
 		if f.Diff != "- /data/title: \"Run tests\"\n+ /data/title: \"Run lint\"" {
 			t.Errorf("diff should name only the title (max_seq is ignored):\n%s", f.Diff)
 		}
-		if f.Pointer != "/data" || f.Actual != `changed: - /data/title: "Run tests"` {
-			t.Errorf("pointer/actual = %q/%q", f.Pointer, f.Actual)
+		if f.Pointer != "/data/title" || f.Expected != `"Run tests"` || f.Actual != `"Run lint"` {
+			t.Errorf("pointer/expected/actual = %q/%q/%q", f.Pointer, f.Expected, f.Actual)
 		}
 	})
 	t.Run("type", func(t *testing.T) {
@@ -397,8 +397,8 @@ func TestMittoBoundedMemory(t *testing.T) {
 		}
 	}
 	r := s.rules.(*mitto)
-	if len(r.asks.m) != 2 || len(r.types.byKey) > 2 {
-		t.Errorf("memory not bounded: %d asks, %d types", len(r.asks.m), len(r.types.byKey))
+	if r.asks.len() != 2 || r.types.byKey.len() > 2 {
+		t.Errorf("memory not bounded: %d asks, %d types", r.asks.len(), r.types.byKey.len())
 	}
 }
 

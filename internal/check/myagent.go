@@ -66,28 +66,27 @@ type myagent struct {
 	log    *eventLog
 	// known holds the seqs of the session's buffered events (every type
 	// but the connection-level system.*), for replay gaps.
-	known *maSeqs
+	known *seqWindow
 	// sent is the highest seq delivered to the session or claimed by a
 	// client in user.reconnect_with_state.
 	hasSent bool
 	sent    int64
 	// ack is the most recent seq acknowledged in the session: the replay
 	// cursor of a user.reconnect_with_state without last_seq.
-	hasAck   bool
-	ack      int64
-	conns    map[string]*maConn
-	open     map[string]bool // step_id of agent.user_confirm → not yet answered
-	answered map[string]bool
-	// forgot is set once a full step set was dropped: an unknown step_id
-	// may then be a forgotten one and is not reported.
-	forgot bool
+	hasAck bool
+	ack    int64
+	conns  map[string]*maConn
+	// steps maps the step_id of each agent.user_confirm to whether it was
+	// answered; once it evicted a step, an unknown step_id may be a
+	// forgotten one and is not reported.
+	steps *recent[bool]
 }
 
 type maConn struct {
 	sawServer bool
 	hasLast   bool
-	last      int64   // highest seq delivered on this connection
-	delivered *maSeqs // seqs delivered on this connection
+	last      int64      // highest seq delivered on this connection
+	delivered *seqWindow // seqs delivered on this connection
 	hasAck    bool
 	maxAck    int64 // highest seq the client acknowledged on this connection
 	// replay state after user.reconnect_with_state
@@ -112,19 +111,18 @@ type maRun struct {
 
 func newMyagent(opts Options) *myagent {
 	return &myagent{
-		window:   opts.ReplayWindow,
-		log:      newEventLog(opts.ReplayWindow),
-		known:    &maSeqs{window: opts.ReplayWindow},
-		conns:    map[string]*maConn{},
-		open:     map[string]bool{},
-		answered: map[string]bool{},
+		window: opts.ReplayWindow,
+		log:    newEventLog(opts.ReplayWindow),
+		known:  newSeqWindow(opts.ReplayWindow),
+		conns:  map[string]*maConn{},
+		steps:  newRecent[bool](opts.ReplayWindow),
 	}
 }
 
 func (r *myagent) opened(conn, _ string) { r.conns[conn] = r.newConn() }
 func (r *myagent) closed(conn string)    { delete(r.conns, conn) }
 
-func (r *myagent) newConn() *maConn { return &maConn{delivered: &maSeqs{window: r.window}} }
+func (r *myagent) newConn() *maConn { return &maConn{delivered: newSeqWindow(r.window)} }
 
 func (r *myagent) conn(id string) *maConn {
 	c, ok := r.conns[id]
@@ -236,23 +234,34 @@ func (r *myagent) response(m *message) []Finding {
 	if !ok {
 		return nil
 	}
-	if r.open[id] {
-		delete(r.open, id)
-		r.forgot = maMark(r.answered, id, r.window) || r.forgot
+	answered, announced := r.steps.get(id)
+	switch {
+	case announced && !answered:
+		r.steps.put(id, true)
 		return nil
-	}
-	if r.answered[id] {
+	case announced:
 		fd := maResponseRepeat.fire(m, "user.response for step_id %q, which is already answered", id)
 		fd.Pointer, fd.Expected, fd.Actual = "/step_id", "the step_id of an open agent.user_confirm", strconv.Quote(id)
 		return []Finding{fd}
-	}
-	if r.forgot {
+	case r.steps.evicted:
 		return nil
 	}
 	fd := maResponseStep.fire(m, "user.response for step_id %q, which no agent.user_confirm announced", id)
 	fd.Pointer, fd.Actual = "/step_id", strconv.Quote(id)
-	fd.Expected = "one of " + orNone(quoteAll(sortedKeys(r.open)))
+	fd.Expected = "one of " + orNone(quoteAll(r.openSteps()))
 	return []Finding{fd}
+}
+
+// openSteps lists the step_ids still waiting for a user.response.
+func (r *myagent) openSteps() []string {
+	var out []string
+	for id, answered := range r.steps.m {
+		if !answered {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func quoteAll(s []string) []string {
@@ -261,17 +270,6 @@ func quoteAll(s []string) []string {
 		out[i] = strconv.Quote(x)
 	}
 	return out
-}
-
-// maMark adds id to a set bounded by window; a full set is forgotten, and
-// maMark then reports true.
-func maMark(set map[string]bool, id string, window int) (forgot bool) {
-	if len(set) >= window && !set[id] {
-		clear(set)
-		forgot = true
-	}
-	set[id] = true
-	return forgot
 }
 
 func (r *myagent) server(c *maConn, m *message) []Finding {
@@ -388,9 +386,10 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 		c.hasLast, c.last = true, e
 	}
 	c.delivered.add(e)
-	orig, differs := r.log.compare(key, m, without(doc, maIgnore))
+	view := without(doc, maIgnore)
+	orig, differs := r.log.compare(key, m, view)
 	if differs {
-		out = append(out, maMismatch(m, orig, doc, fmt.Sprintf("seq %d", e), base))
+		out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, fmt.Sprintf("seq %d", e)))
 	}
 	system := strings.HasPrefix(typ, "system.")
 	if c.resumed && c.judge && !system {
@@ -435,28 +434,13 @@ func (r *myagent) gap(c *maConn, m *message, e int64, ptr string) []Finding {
 	return []Finding{fd}
 }
 
-// maMismatch reports an event delivered again with different content; doc
-// is the new copy (m.Doc or an item of its event list at base).
-func maMismatch(m *message, orig *logged, doc any, what, base string) Finding {
-	fd := maReplayMismatch.fire(m, "%s delivered again with different content (first seen as frame %d on %s)", what, orig.frame, orig.conn)
-	fd.Diff = jsonDiff(orig.doc, without(doc, maIgnore))
-	ptr, was, now := firstDifference(fd.Diff)
-	if ptr == "/" {
-		ptr = ""
-	}
-	fd.Pointer, fd.Expected, fd.Actual = base+ptr, was, now
-	fd.Related = []int64{orig.frame}
-	return fd
-}
-
 // state follows agent.user_confirm steps from new events.
 func (r *myagent) state(typ string, doc map[string]any) {
 	if typ != "agent.user_confirm" {
 		return
 	}
 	if id, ok := jsonx.String(doc["step_id"]); ok {
-		r.forgot = maMark(r.open, id, r.window) || r.forgot
-		delete(r.answered, id)
+		r.steps.put(id, false)
 	}
 }
 
@@ -504,53 +488,4 @@ func maEndsRun(typ string) bool {
 		return true
 	}
 	return strings.HasPrefix(typ, "error.")
-}
-
-// maSeqs is a sorted set of seqs keeping the window highest ones; memory
-// follows the window, not the session's length.
-type maSeqs struct {
-	window  int
-	s       []int64
-	dropped bool
-}
-
-func (q *maSeqs) index(e int64) int {
-	return sort.Search(len(q.s), func(i int) bool { return q.s[i] >= e })
-}
-
-func (q *maSeqs) has(e int64) bool {
-	i := q.index(e)
-	return i < len(q.s) && q.s[i] == e
-}
-
-func (q *maSeqs) add(e int64) {
-	i := q.index(e)
-	if i < len(q.s) && q.s[i] == e {
-		return
-	}
-	q.s = append(q.s, 0)
-	copy(q.s[i+1:], q.s[i:])
-	q.s[i] = e
-	if len(q.s) > q.window {
-		q.s, q.dropped = q.s[1:], true
-	}
-}
-
-// forgot reports whether e may have been in the set but was dropped.
-func (q *maSeqs) forgot(e int64) bool { return q.dropped && (len(q.s) == 0 || e < q.s[0]) }
-
-func (q *maSeqs) max() (int64, bool) {
-	if len(q.s) == 0 {
-		return 0, false
-	}
-	return q.s[len(q.s)-1], true
-}
-
-// between lists the seqs strictly between lo and hi.
-func (q *maSeqs) between(lo, hi int64) []int64 {
-	var out []int64
-	for i := q.index(lo + 1); i < len(q.s) && q.s[i] < hi; i++ {
-		out = append(out, q.s[i])
-	}
-	return out
 }

@@ -399,10 +399,10 @@ func TestMyagentMemoryFollowsWindow(t *testing.T) {
 	if n := len(r.conns["c1"].delivered.s); n > window {
 		t.Errorf("connection remembers %d seqs, window %d", n, window)
 	}
-	if n := len(r.open); n > window {
-		t.Errorf("%d open steps remembered, window %d", n, window)
+	if n := r.steps.len(); n > window {
+		t.Errorf("%d steps remembered, window %d", n, window)
 	}
-	if n := len(r.log.byKey); n > window {
+	if n := r.log.byKey.len(); n > window {
 		t.Errorf("event log holds %d events, window %d", n, window)
 	}
 }

@@ -10,13 +10,18 @@ import (
 // Helpers shared by the dialect rule files.
 
 // replayMismatch reports an event delivered again with different content.
-func replayMismatch(rule Rule, m *message, orig *logged, what string) Finding {
+// view is what was compared (as eventLog.compare got it), located at base
+// in the message: the diff is between the two views, so members a dialect
+// ignores never show in it, and the pointer locates the first difference
+// in the message.
+func replayMismatch(rule Rule, m *message, orig *logged, view any, base, what string) Finding {
 	fd := rule.fire(m, "%s delivered again with different content (first seen as frame %d on %s)", what, orig.frame, orig.conn)
-	fd.Diff = jsonDiff(orig.doc, m.Doc)
-	fd.Pointer, fd.Expected, fd.Actual = firstDifference(fd.Diff)
-	if fd.Pointer == "/" {
-		fd.Pointer = ""
+	fd.Diff = jsonDiff(orig.doc, view)
+	ptr, was, now := firstDifference(fd.Diff)
+	if ptr == "/" {
+		ptr = ""
 	}
+	fd.Pointer, fd.Expected, fd.Actual = base+ptr, was, now
 	fd.Related = []int64{orig.frame}
 	return fd
 }
@@ -41,12 +46,4 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// firstLine is the first line of a multi-line text.
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

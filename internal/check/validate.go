@@ -35,6 +35,17 @@ func Validate(d *dialect.Dialect, f wire.Frame, lim Limits) []Finding {
 	return out
 }
 
+// Inspect is Validate that also says what the frame is: its message type
+// (empty when it has none) and whether the dialect defines that type for
+// the frame's direction. Dialect detection weighs dialects with it.
+func Inspect(d *dialect.Dialect, f wire.Frame, lim Limits) (typ string, known bool, fs []Finding) {
+	m, fs := stateless(d, f, lim.orDefault())
+	if m == nil {
+		return "", false, fs
+	}
+	return m.Type, m.Known, fs
+}
+
 func stateless(d *dialect.Dialect, f wire.Frame, lim Limits) (*message, []Finding) {
 	m, out := decode(d, f, lim)
 	if m == nil || !m.Known {

@@ -42,8 +42,7 @@ func Dialect(urls []string, frames []wire.Frame) (Result, error) {
 			if f.Op != wire.OpText {
 				continue
 			}
-			fs := check.Validate(d, f, check.Limits{})
-			t, known := typeOf(d, f, fs)
+			t, known, fs := check.Inspect(d, f, check.Limits{})
 			if !known {
 				continue
 			}
@@ -119,36 +118,6 @@ func uniquePath(p string) bool {
 		}
 	}
 	return n == 1
-}
-
-func typeOf(d *dialect.Dialect, f wire.Frame, fs []check.Finding) (string, bool) {
-	for _, x := range fs {
-		switch x.Rule {
-		case "frame.binary", "frame.json", "frame.object", "frame.type-missing", "frame.type-unknown", "frame.too-large", "frame.too-deep":
-			return "", false
-		}
-	}
-	if len(fs) > 0 && fs[0].Type != "" {
-		return fs[0].Type, true
-	}
-	return typeField(d, f.Payload), true
-}
-
-// typeField reads the type of a frame that produced no finding.
-func typeField(d *dialect.Dialect, payload []byte) string {
-	key := `"` + d.TypeField + `"`
-	i := strings.Index(string(payload), key)
-	if i < 0 {
-		return "?"
-	}
-	rest := strings.TrimLeft(string(payload[i+len(key):]), " :")
-	if !strings.HasPrefix(rest, `"`) {
-		return "?"
-	}
-	if j := strings.IndexByte(rest[1:], '"'); j >= 0 {
-		return rest[1 : j+1]
-	}
-	return "?"
 }
 
 func hasErrors(fs []check.Finding) bool {

@@ -68,7 +68,7 @@ type Line struct {
 
 // FrameLine renders a frame as a line of session.
 func FrameLine(session string, f wire.Frame) Line {
-	l := Line{Kind: KindFrame, Conn: f.Conn, Session: session, URL: "", Dir: f.Dir,
+	l := Line{Kind: KindFrame, Conn: f.Conn, Session: session, Dir: f.Dir,
 		Index: f.Index, Time: f.Time, Opcode: int(f.Op), Code: f.CloseCode}
 	if f.Op != wire.OpBinary && utf8.Valid(f.Payload) {
 		s := string(f.Payload)

@@ -54,7 +54,7 @@ func exitCode(err error, stderr io.Writer) int {
 		if ee.err != nil {
 			fmt.Fprintf(stderr, "wsconform: %v\n", ee.err)
 		}
-		if ee.code == exitUsage {
+		if ee.code == exitUsage && ee.err != nil {
 			fmt.Fprintln(stderr, "Run 'wsconform "+helpTopic(ee.err)+"--help' for usage.")
 		}
 		return ee.code

@@ -86,7 +86,7 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 		if ctx.Err() != nil {
 			return res, err
 		}
-		return res, fmt.Errorf("%w: %s: %w", ErrUnreadable, path, err)
+		return res, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
 	return res, nil
 }
@@ -111,7 +111,7 @@ func chooseDialect(path, want string) (string, string, error) {
 		sample []wire.Frame
 	)
 	errEnough := errors.New("enough")
-	_, _, err = recording.Scan(f, func(l recording.Line) error {
+	_, problems, err := recording.Scan(f, func(l recording.Line) error {
 		switch l.Kind {
 		case recording.KindHeader:
 			header = l.Dialect
@@ -131,14 +131,17 @@ func chooseDialect(path, want string) (string, string, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, errEnough) {
-		return "", "", fmt.Errorf("%w: %s: %w", ErrUnreadable, path, err)
+		return "", "", fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
 	if dialect.Known(header) {
 		return header, "the recording header names " + header, nil
 	}
+	if len(sample) == 0 && len(problems) > 0 {
+		return "", "", fmt.Errorf("%w: no readable frame (%d malformed lines, first: %s)", ErrUnreadable, len(problems), problems[0])
+	}
 	r, err := detect.Dialect(urls, sample)
 	if err != nil {
-		return "", "", fmt.Errorf("%w: %s: %w", ErrNoDialect, path, err)
+		return "", "", fmt.Errorf("%w: %w", ErrNoDialect, err)
 	}
 	return r.Dialect, "detected: " + r.Reason, nil
 }

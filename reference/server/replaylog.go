@@ -1,0 +1,91 @@
+package server
+
+import "sync"
+
+// Entry is one logged event: its ordering id (event_id, seq) and the bytes
+// that were sent, so a replay is byte-identical to the original.
+type Entry struct {
+	ID   int64
+	Data []byte
+}
+
+// ReplayLog keeps the last Window events of a session for replay. Memory
+// follows the window, never the session's length. Safe for concurrent use.
+type ReplayLog struct {
+	mu     sync.Mutex
+	window int
+	ring   []Entry
+	start  int // index of the oldest entry in ring
+	n      int // entries held
+	// gone is the id of the newest event that left the log: a client that
+	// has not seen it cannot be replayed to completely.
+	gone int64
+}
+
+// NewReplayLog keeps at most window entries.
+func NewReplayLog(window int) *ReplayLog {
+	if window < 1 {
+		window = 1
+	}
+	return &ReplayLog{window: window, ring: make([]Entry, window)}
+}
+
+// Append logs an event. IDs must increase; the log does not check.
+func (l *ReplayLog) Append(id int64, data []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i := (l.start + l.n) % l.window
+	l.ring[i] = Entry{ID: id, Data: data}
+	if l.n < l.window {
+		l.n++
+	} else {
+		l.gone = l.ring[l.start].ID
+		l.start = (l.start + 1) % l.window
+	}
+}
+
+// After returns the events with an id greater than id, oldest first. ok is
+// false when some of them already left the window: the caller cannot
+// replay completely and must say so (minicodex: get_snapshot).
+func (l *ReplayLog) After(id int64) (events []Entry, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ok = id >= l.gone
+	for k := 0; k < l.n; k++ {
+		e := l.ring[(l.start+k)%l.window]
+		if e.ID > id {
+			events = append(events, e)
+		}
+	}
+	return events, ok
+}
+
+// Last is the id of the newest event, 0 when none was logged.
+func (l *ReplayLog) Last() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n == 0 {
+		return 0
+	}
+	return l.ring[(l.start+l.n-1)%l.window].ID
+}
+
+// Prune drops events with an id up to and including id (myagent's
+// user.ack).
+func (l *ReplayLog) Prune(id int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.n > 0 && l.ring[l.start].ID <= id {
+		l.gone = l.ring[l.start].ID
+		l.ring[l.start] = Entry{}
+		l.start = (l.start + 1) % l.window
+		l.n--
+	}
+}
+
+// Len is the number of events held.
+func (l *ReplayLog) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n
+}

@@ -25,10 +25,10 @@ type Env struct {
 	mu       sync.Mutex
 	shutting bool
 	wg       sync.WaitGroup
-	conns  atomic.Int64
-	seeds  atomic.Uint64
-	trace  *Trace
-	label  string
+	conns    atomic.Int64
+	seeds    atomic.Uint64
+	trace    *Trace
+	label    string
 }
 
 // envs numbers servers in this process for their goroutine labels.

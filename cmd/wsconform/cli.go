@@ -90,6 +90,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"validate", "judge recordings and HAR files offline", runValidate},
+		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},
 		{"version", "print the version", runVersion},
 	}

@@ -156,10 +156,13 @@ func (r *coworker) client(c *cwConn, m *message) []Finding {
 }
 
 // checkSessionID compares a message's sessionId with the one server_hello
-// announced. Before server_hello nothing can be judged; a missing or
-// non-string sessionId is the schema's to report.
+// announced. Before server_hello nothing can be judged, nor after a
+// server_hello without a sessionId (the schema reports that once, on the
+// server; judging every later message against "" would blame the client
+// for the server's mistake). A missing or non-string sessionId is the
+// schema's to report.
 func (c *cwConn) checkSessionID(m *message, what string) []Finding {
-	if !c.hello {
+	if !c.hello || c.sessionID == "" {
 		return nil
 	}
 	got, ok := jsonx.String(m.Doc["sessionId"])

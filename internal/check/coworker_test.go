@@ -153,6 +153,9 @@ func TestCoworkerRules(t *testing.T) {
 			steps: then(cwStart("c1"), c2s("c1", cwMsg("ping", cwSID, "")), s2c("c1", cwMsg("pong", cwSID2, "")))},
 		{name: "ping with another sessionId", want: []string{"coworker.session-id"},
 			steps: then(cwStart("c1"), c2s("c1", cwMsg("ping", cwSID2, "")), s2c("c1", cwErr(cwSID, "unknown_session")))},
+		{name: "server_hello without sessionId is the server's fault alone", want: []string{"schema.violation"}, steps: []step{
+			s2c("c1", `{"type":"server_hello","protocolVersion":"3.0","capabilities":{"modelStreamChunk":"v1"},"config":`+cwCfg+`}`),
+			c2s("c1", cwMsg("list_tools", cwSID, "")), s2c("c1", cwMsg("log", cwSID, `"line":"x"`))}},
 		{name: "before server_hello nothing is judged", steps: []step{
 			c2s("c1", cwMsg("list_tools", cwSID2, "")), s2c("c1", cwHello(cwSID)), c2s("c1", cwMsg("list_tools", cwSID, ""))}},
 		{name: "client_hello is exempt", steps: then(cwStart("c1"),

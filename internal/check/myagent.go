@@ -97,7 +97,16 @@ type maConn struct {
 	explicit bool  // cursor is last_seq (else the session's last ack)
 	cursor   int64 // the replay has covered every event <= cursor
 	head     bool  // no event replayed yet
-	run      maRun
+	// undo restores what the last user.reconnect_with_state changed on
+	// trust, should the server answer error.recovery_failed: a refused
+	// claim of last_seq must not make later, correct seqs look repeated.
+	undo maUndo
+	run  maRun
+}
+
+type maUndo struct {
+	hasLast, hasSent bool
+	last, sent       int64
 }
 
 // maRun follows the pipeline of one run as one connection sees it.
@@ -200,6 +209,7 @@ func (r *myagent) acked(c *maConn, m *message) []Finding {
 // cursor (gaps are then not judged).
 func (r *myagent) reconnect(c *maConn, m *message) {
 	last, ok := maLastSeq(m.Doc)
+	c.undo = maUndo{hasLast: c.hasLast, last: c.last, hasSent: r.hasSent, sent: r.sent}
 	c.resumed, c.head = true, true
 	c.hasFrom, c.from = ok, last
 	c.hasLast, c.last = ok, last
@@ -294,6 +304,8 @@ func (r *myagent) server(c *maConn, m *message) []Finding {
 			// the server says it cannot resume: no silent gap, and what
 			// follows is no replay from last_seq
 			c.resumed, c.judge, c.hasFrom = false, false, false
+			c.hasLast, c.last = c.undo.hasLast, c.undo.last
+			r.hasSent, r.sent = c.undo.hasSent, c.undo.sent
 		}
 	}
 	if m.Type == "system.notice" {

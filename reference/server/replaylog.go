@@ -34,14 +34,14 @@ func NewReplayLog(window int) *ReplayLog {
 func (l *ReplayLog) Append(id int64, data []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	i := (l.start + l.n) % l.window
-	l.ring[i] = Entry{ID: id, Data: data}
-	if l.n < l.window {
-		l.n++
-	} else {
+	if l.n == l.window {
 		l.gone = l.ring[l.start].ID
+		l.ring[l.start] = Entry{ID: id, Data: data}
 		l.start = (l.start + 1) % l.window
+		return
 	}
+	l.ring[(l.start+l.n)%l.window] = Entry{ID: id, Data: data}
+	l.n++
 }
 
 // After returns the events with an id greater than id, oldest first. ok is

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/reference"
+	"github.com/wsconform/wsconform/reference/agent"
+	"github.com/wsconform/wsconform/reference/server"
+)
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("serve", "[--dialect NAME|all] [--listen ADDR] [--fault SPEC]... [--mutate NAME]...", serveAbout(), stdout)
+	names := fs.StringSlice("dialect", []string{"all"}, "dialects to serve, or all ("+strings.Join(dialect.Names(), ", ")+"); several are mounted under /<dialect>/")
+	listen := fs.String("listen", reference.DefaultListen, "address to listen on; port 0 picks a free port")
+	faults := fs.StringArray("fault", nil, "inject a fault into every connection (repeatable; see above)")
+	mutate := fs.StringArray("mutate", nil, "commit a deliberate spec violation (repeatable; --list-mutations shows them)")
+	listMut := fs.Bool("list-mutations", false, "print the mutations of the chosen dialects and exit")
+	seed := fs.Uint64("seed", 1, "seed for jitter faults")
+	maxFrame := fs.Int64("max-frame", 1<<20, "largest client message handled in bytes; larger ones get the dialect's error")
+	window := fs.Int("replay-window", 1000, "events kept per session for replay")
+	heartbeat := fs.Duration("heartbeat", 15*time.Second, "heartbeat interval of dialects that have one; 0 disables")
+	chunk := fs.Duration("chunk-delay", 0, "pause between streamed chunks of an ordinary reply")
+	slow := fs.Duration("slow-delay", 100*time.Millisecond, "pause between chunks of a /slow reply")
+	promptTimeout := fs.Duration("prompt-timeout", 5*time.Minute, "how long a question to the user waits before it is dismissed")
+	user := fs.String("user", server.DefaultAuth.User, "hostd: login user")
+	password := fs.String("password", server.DefaultAuth.Password, "hostd: login password")
+	hostToken := fs.String("host-token", server.DefaultAuth.HostToken, "hostd: token host daemons present")
+	verbose := fs.Bool("verbose", false, "log connections to stderr")
+	if help, err := fs.parse(args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErr("serve: unexpected argument %q", fs.Arg(0))
+	}
+	served, err := servedDialects(*names)
+	if err != nil {
+		return err
+	}
+	if *listMut {
+		return printMutations(stdout, served)
+	}
+	specs, err := fault.ParseAll(*faults)
+	if err != nil {
+		return usageErr("serve: %v", err)
+	}
+	if _, err := server.ParseMutations(*mutate, offeredMutations(served)); err != nil {
+		return usageErr("serve: %v", err)
+	}
+	hb := *heartbeat
+	if hb == 0 {
+		hb = -1
+	}
+	opts := reference.Options{
+		Dialects: served,
+		Mutate:   *mutate,
+		Config: server.Config{
+			Faults: specs, Seed: *seed, MaxFrame: *maxFrame, ReplayWindow: *window,
+			Heartbeat: hb, Chunk: *chunk, Slow: *slow, PromptTimeout: *promptTimeout,
+			Auth: server.Auth{User: *user, Password: *password, HostToken: *hostToken},
+		},
+	}
+	if *verbose {
+		opts.Log = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	return serve(ctx, *listen, opts, stdout, stderr)
+}
+
+// serve runs the server until ctx ends (SIGINT, SIGTERM).
+func serve(ctx context.Context, listen string, opts reference.Options, stdout, stderr io.Writer) error {
+	srv, err := reference.Start(ctx, listen, opts)
+	if err != nil {
+		return harnessErr(fmt.Errorf("serve: %w", err))
+	}
+	if host, _, err := net.SplitHostPort(listen); err == nil && !isLoopback(host) {
+		fmt.Fprintf(stderr, "wsconform: warning: listening on %s, reachable from other machines\n", listen)
+	}
+	if err := printListening(stdout, srv, opts); err != nil {
+		_ = srv.Shutdown(context.Background())
+		return harnessErr(err)
+	}
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return harnessErr(fmt.Errorf("serve: %w", err))
+	}
+	return nil
+}
+
+// listening is the one JSON line serve prints when it is ready.
+type listening struct {
+	Type      string              `json:"type"`
+	URL       string              `json:"url"`
+	Dialects  []string            `json:"dialects"`
+	Endpoints map[string][]string `json:"endpoints"`
+	Mutations []string            `json:"mutations,omitempty"`
+	Faults    []string            `json:"faults,omitempty"`
+}
+
+func printListening(w io.Writer, srv *reference.Server, opts reference.Options) error {
+	l := listening{Type: "listening", URL: srv.URL, Dialects: srv.Dialects, Endpoints: map[string][]string{}, Mutations: opts.Mutate}
+	for _, d := range srv.Dialects {
+		l.Endpoints[d] = srv.Endpoints(d)
+	}
+	for _, f := range opts.Faults {
+		l.Faults = append(l.Faults, f.Text)
+	}
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+func servedDialects(names []string) ([]string, error) {
+	var out []string
+	for _, n := range names {
+		if n == "all" {
+			return dialect.Names(), nil
+		}
+		if !dialect.Known(n) {
+			return nil, usageErr("serve: unknown dialect %q (known: %s, or all)", n, strings.Join(dialect.Names(), ", "))
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, usageErr("serve: --dialect needs a name")
+	}
+	return out, nil
+}
+
+func offeredMutations(dialects []string) []server.Mutation {
+	var out []server.Mutation
+	for _, d := range dialects {
+		out = append(out, reference.Mutations(d)...)
+	}
+	return out
+}
+
+func printMutations(w io.Writer, dialects []string) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, m := range offeredMutations(dialects) {
+		fmt.Fprintf(tw, "%s\t%s\t(fires %s)\n", m.Name, m.Summary, m.Rule)
+	}
+	return tw.Flush()
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func serveAbout() string {
+	var b strings.Builder
+	b.WriteString("Runs the reference server of every dialect (or the chosen ones) on loopback. When it is\n" +
+		"ready it prints one JSON line on stdout:\n" +
+		"  {\"type\":\"listening\",\"url\":\"ws://127.0.0.1:7337\",\"dialects\":[...],\"endpoints\":{...}}\n" +
+		"and it shuts down cleanly (close 1001 to every client) on SIGINT or SIGTERM.\n\n" +
+		"The scripted agent answers the user's text:\n")
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, c := range agent.Commands {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.Syntax, c.Summary)
+	}
+	_ = tw.Flush()
+	b.WriteString("\nFaults (--fault SPEC, or per connection with the query parameter ?fault=SPEC):\n")
+	tw = tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, k := range fault.Kinds {
+		fmt.Fprintf(tw, "  %s\t%s\n", k.Syntax, k.Summary)
+	}
+	_ = tw.Flush()
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -1,0 +1,48 @@
+package coworker
+
+import "github.com/wsconform/wsconform/reference/server"
+
+// Mutation names: the deliberate spec violations this server commits on
+// request (--mutate NAME), so the conformance runner can prove it catches
+// each one.
+const (
+	mutHelloNoSession     = "coworker-hello-without-session-id"
+	mutHelloProtocol2     = "coworker-hello-protocol-2"
+	mutHelloNotFirst      = "coworker-settings-before-hello"
+	mutPongForeignSession = "coworker-pong-foreign-session-id"
+	mutChunkRepeat        = "coworker-chunk-index-repeats"
+	mutChunkSkip          = "coworker-chunk-index-skips"
+	mutNoChunkCapability  = "coworker-stream-without-capability"
+	mutBusyEcho           = "coworker-busy-message-accepted"
+	mutErrorCode          = "coworker-error-code-unlisted"
+	mutResetMisnamed      = "coworker-reset-answered-as-reset"
+)
+
+// foreignSessionID is the session id of no connection, for the mutation
+// that makes pong carry another session's id.
+const foreignSessionID = "00000000-0000-4000-8000-00000000dead"
+
+// Mutations are the deliberate spec violations this server can commit.
+// Each changes one thing and names the check rule that catches it.
+var Mutations = []server.Mutation{
+	{Name: mutHelloNoSession, Rule: "schema.violation",
+		Summary: "server_hello omits sessionId (§server_hello; \"All events are JSON with a type and sessionId\")"},
+	{Name: mutHelloProtocol2, Rule: "schema.violation",
+		Summary: "server_hello announces protocolVersion \"2.0\" instead of \"3.0\" (§Protocol v3 Migration)"},
+	{Name: mutHelloNotFirst, Rule: "coworker.hello-first",
+		Summary: "session_settings is sent before server_hello, which must be the first message (§Handshake Flow)"},
+	{Name: mutPongForeignSession, Rule: "coworker.session-id",
+		Summary: "pong carries another session's id instead of echoing the ping's (§pong)"},
+	{Name: mutChunkRepeat, Rule: "coworker.chunk-index",
+		Summary: "the third model_stream_chunk of each turn repeats the second one's index (§model_stream_chunk: index is monotonic)"},
+	{Name: mutChunkSkip, Rule: "coworker.chunk-gap",
+		Summary: "the third model_stream_chunk of each turn skips an index (§model_stream_chunk: index is monotonic, 0-based)"},
+	{Name: mutNoChunkCapability, Rule: "coworker.chunk-capability",
+		Summary: "server_hello announces no capabilities, yet turns stream model_stream_chunk (§Protocol v3 Migration: capability-gated)"},
+	{Name: mutBusyEcho, Rule: "coworker.busy-error",
+		Summary: "a user_message sent while busy is echoed as accepted instead of refused with error busy (§user_message: only one at a time)"},
+	{Name: mutErrorCode, Rule: "schema.violation",
+		Summary: "error events carry code \"agent_failure\", which is not one of the spec's codes (§error)"},
+	{Name: mutResetMisnamed, Rule: "frame.type-unknown",
+		Summary: "reset is confirmed with a message of type reset, a client type, instead of reset_done (§reset_done)"},
+}

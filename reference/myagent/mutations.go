@@ -1,0 +1,40 @@
+package myagent
+
+import "github.com/wsconform/wsconform/reference/server"
+
+// The mutations: deliberate spec violations, each committed at exactly one
+// point of the server (grep for its constant) and changing nothing else.
+const (
+	mutSeqRegresses       = "myagent-seq-regresses"
+	mutReplaySkips        = "myagent-replay-skips-event"
+	mutReplayAlters       = "myagent-replay-alters-payload"
+	mutReplayDuplicates   = "myagent-replay-resends-acknowledged"
+	mutRedeliveryAfterAck = "myagent-redelivers-acked-event"
+	mutConfirmNoStep      = "myagent-confirm-without-step-id"
+	mutNoTimestamp        = "myagent-timestamp-omitted"
+	mutConnectedLate      = "myagent-connected-not-first"
+	mutFinalEarly         = "myagent-final-answer-before-pipeline"
+)
+
+// Mutations are the deliberate spec violations this server can commit
+// (--mutate NAME). A read-only table.
+var Mutations = []server.Mutation{
+	{Name: mutSeqRegresses, Rule: "myagent.seq-order",
+		Summary: "solver.start skips a seq and the event after it gets the skipped, lower one"},
+	{Name: mutReplaySkips, Rule: "myagent.replay-gap",
+		Summary: "the replay after user.reconnect_with_state leaves out its second event"},
+	{Name: mutReplayAlters, Rule: "myagent.replay-mismatch",
+		Summary: "the replay after user.reconnect_with_state re-encodes its first event with a different show_content"},
+	{Name: mutReplayDuplicates, Rule: "myagent.replay-duplicate",
+		Summary: "the replay after user.reconnect_with_state{last_seq: N} starts at seq N-1, which the client already had"},
+	{Name: mutRedeliveryAfterAck, Rule: "myagent.redelivery-after-ack",
+		Summary: "user.ack{seq: N} makes the server send event N to that connection again"},
+	{Name: mutConfirmNoStep, Rule: "schema.violation",
+		Summary: "agent.user_confirm carries no step_id, so no user.response can be paired with it"},
+	{Name: mutNoTimestamp, Rule: "myagent.ambiguous.timestamp-required",
+		Summary: "server events omit timestamp, which the EventProtocol interface declares required"},
+	{Name: mutConnectedLate, Rule: "myagent.connected-first",
+		Summary: "a new connection receives a system.notice before system.connected"},
+	{Name: mutFinalEarly, Rule: "myagent.pipeline-order",
+		Summary: "agent.final_answer is sent before pipeline.completed"},
+}

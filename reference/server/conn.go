@@ -127,6 +127,8 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 	// Past MaxFrame a message is drained and answered; past 16× it gorilla
 	// closes the connection with 1009 rather than read forever.
 	ws.SetReadLimit(16 * env.MaxFrame)
+	// The path only: queries carry tokens (hostd) and must not reach logs.
+	env.Log.Info("connection opened", "conn", id, "path", r.URL.Path, "faults", len(specs)+len(env.Faults))
 	h := attach(c)
 	wrote := make(chan struct{})
 	go func() {
@@ -138,6 +140,7 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 	<-wrote
 	_ = ws.Close()
 	h.Closed()
+	env.Log.Info("connection closed", "conn", id)
 	return nil
 }
 

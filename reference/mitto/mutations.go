@@ -1,0 +1,56 @@
+package mitto
+
+import "github.com/wsconform/wsconform/reference/server"
+
+// The mutations: deliberate spec violations, one check rule each. The
+// server asks env.Mutations.Has(name) where it would otherwise behave.
+const (
+	mutMaxSeqBelowSeq   = "mitto-max-seq-below-seq"
+	mutSeqSwapped       = "mitto-seq-swapped"
+	mutToolUpdateTwice  = "mitto-tool-update-twice"
+	mutIsMineInverted   = "mitto-is-mine-inverted"
+	mutPageOverlaps     = "mitto-page-overlaps-before-seq"
+	mutPageOverLimit    = "mitto-page-over-limit"
+	mutFirstSeqOff      = "mitto-first-seq-off"
+	mutNewestFirst      = "mitto-loaded-newest-first"
+	mutReplayRetyped    = "mitto-replay-retyped"
+	mutHasMoreAlways    = "mitto-has-more-always"
+	mutKeepaliveStale   = "mitto-keepalive-max-seq-zero"
+	mutCompleteNoCount  = "mitto-prompt-complete-no-count"
+	mutDismissWrongID   = "mitto-dismiss-wrong-id"
+	mutAckWrongPromptID = "mitto-ack-wrong-prompt-id"
+)
+
+// Mutations are the deliberate spec violations this server can commit
+// (--mutate NAME). Each changes one behaviour and names the check rule it
+// must make fire.
+var Mutations = []server.Mutation{
+	{Name: mutMaxSeqBelowSeq, Rule: "mitto.max-seq",
+		Summary: "live events carry max_seq one below their own seq"},
+	{Name: mutSeqSwapped, Rule: "mitto.seq-order",
+		Summary: "the first two chunks of a reply are sent in reverse seq order"},
+	{Name: mutToolUpdateTwice, Rule: "mitto.seq-duplicate",
+		Summary: "the tool_update that completes a tool call is sent twice with the same seq"},
+	{Name: mutIsMineInverted, Rule: "mitto.is-mine",
+		Summary: "user_prompt.is_mine is true for every client except the sender"},
+	{Name: mutPageOverlaps, Rule: "mitto.events-loaded-range",
+		Summary: "a before_seq page also holds the event at before_seq"},
+	{Name: mutPageOverLimit, Rule: "mitto.events-loaded-limit",
+		Summary: "events_loaded holds one event more than the limit when the session has it"},
+	{Name: mutFirstSeqOff, Rule: "mitto.events-loaded-bounds",
+		Summary: "events_loaded.first_seq is one below the seq of its first event"},
+	{Name: mutNewestFirst, Rule: "mitto.events-loaded-order",
+		Summary: "events_loaded lists its events newest first"},
+	{Name: mutReplayRetyped, Rule: "mitto.replay-mismatch",
+		Summary: "events_loaded reports stored tool_update events as tool_call"},
+	{Name: mutHasMoreAlways, Rule: "mitto.events-loaded-has-more",
+		Summary: "events_loaded.has_more is always true, even when it holds every event"},
+	{Name: mutKeepaliveStale, Rule: "mitto.max-seq-regress",
+		Summary: "keepalive_ack reports max_seq 0 whatever the session holds"},
+	{Name: mutCompleteNoCount, Rule: "schema.violation",
+		Summary: "prompt_complete lacks its required event_count"},
+	{Name: mutDismissWrongID, Rule: "mitto.dismiss-unknown",
+		Summary: "ui_prompt_dismiss names a request_id that no ui_prompt announced"},
+	{Name: mutAckWrongPromptID, Rule: "mitto.prompt-received",
+		Summary: "prompt_received names a prompt_id that no client sent"},
+}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/reference/agent"
+	"github.com/wsconform/wsconform/reference/hostd"
 	"github.com/wsconform/wsconform/reference/server"
 )
 
@@ -25,6 +27,9 @@ type Options struct {
 	Dialects []string
 	// Mutate names the mutations to commit (see Mutations).
 	Mutate []string
+	// NoScriptedHost keeps Start from connecting the scripted host daemon
+	// to a served hostd (tests that play the host themselves).
+	NoScriptedHost bool
 }
 
 // Mutations lists the deliberate violations a dialect offers.
@@ -84,6 +89,9 @@ type Server struct {
 	Env  *server.Env
 	http *http.Server
 	done chan error
+	// stopHost ends the scripted hostd daemon; hostDone reports its end.
+	stopHost context.CancelFunc
+	hostDone chan error
 }
 
 // Start listens on addr (host:port; port 0 picks a free one) and serves
@@ -107,7 +115,25 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		done:     make(chan error, 1),
 	}
 	go func() { s.done <- s.http.Serve(ln) }()
+	if slices.Contains(names, "hostd") && !opts.NoScriptedHost {
+		s.startHost(opts.Config)
+	}
 	return s, nil
+}
+
+// startHost connects the scripted host daemon to the served hostd, so that
+// apps see a live run without a real host.
+func (s *Server) startHost(cfg server.Config) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopHost, s.hostDone = cancel, make(chan error, 1)
+	opts := hostd.HostOptions{HostToken: s.Env.Auth.HostToken, Pace: agent.Pace{Chunk: s.Env.Chunk, Slow: s.Env.Slow}, Log: s.Env.Log}
+	go func() {
+		err := hostd.RunScriptedHost(ctx, s.Base("hostd"), opts)
+		if err != nil {
+			s.Env.Log.Error("scripted host stopped", "err", err)
+		}
+		s.hostDone <- err
+	}()
 }
 
 // Base is the URL a dialect is served under: URL itself with one dialect,
@@ -135,10 +161,19 @@ func (s *Server) Endpoints(name string) []string {
 // Shutdown stops accepting, closes every connection with 1001 and waits for
 // every goroutine of the server, or for ctx.
 func (s *Server) Shutdown(ctx context.Context) error {
+	var hostErr error
+	if s.stopHost != nil {
+		s.stopHost()
+		select {
+		case hostErr = <-s.hostDone:
+		case <-ctx.Done():
+			hostErr = fmt.Errorf("scripted host: %w", ctx.Err())
+		}
+	}
 	herr := s.http.Shutdown(ctx)
 	eerr := s.Env.Shutdown(ctx)
 	if err := <-s.done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
-	return errors.Join(herr, eerr)
+	return errors.Join(hostErr, herr, eerr)
 }

@@ -2,9 +2,13 @@ package reference
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
+	"net/http"
+	"net/url"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,6 +122,52 @@ func TestStartServesEveryDialectAndShutsDown(t *testing.T) {
 				}
 				break
 			}
+		}
+	}
+}
+
+// TestScriptedHostFeedsApps: with hostd served, an app that logs in sees the
+// scripted host's run without any real host daemon.
+func TestScriptedHostFeedsApps(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv, err := Start(ctx, "127.0.0.1:0", Options{Dialects: []string{"hostd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	httpBase := "http" + strings.TrimPrefix(srv.URL, "ws")
+	resp, err := http.Post(httpBase+"/auth/login", "application/json", strings.NewReader(`{"username":"demo","password":"demo"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var login struct {
+		Token string `json:"access_token"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&login)
+	resp.Body.Close()
+	if err != nil || login.Token == "" {
+		t.Fatalf("login: %v %+v", err, login)
+	}
+	ws, _, err := websocket.DefaultDialer.Dial(srv.URL+"/ws/app?token="+url.QueryEscape(login.Token), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		_, data, err := ws.ReadMessage()
+		if err != nil {
+			t.Fatalf("no run.started from the scripted host: %v", err)
+		}
+		if strings.Contains(string(data), `"type":"run.started"`) {
+			return
 		}
 	}
 }

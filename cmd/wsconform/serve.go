@@ -35,6 +35,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	user := fs.String("user", server.DefaultAuth.User, "hostd: login user")
 	password := fs.String("password", server.DefaultAuth.Password, "hostd: login password")
 	hostToken := fs.String("host-token", server.DefaultAuth.HostToken, "hostd: token host daemons present")
+	noHost := fs.Bool("no-scripted-host", false, "hostd: do not connect the scripted host daemon (a real host, or a test, plays the host)")
 	verbose := fs.Bool("verbose", false, "log connections to stderr")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
@@ -61,8 +62,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		hb = -1
 	}
 	opts := reference.Options{
-		Dialects: served,
-		Mutate:   *mutate,
+		Dialects:       served,
+		Mutate:         *mutate,
+		NoScriptedHost: *noHost,
 		Config: server.Config{
 			Faults: specs, Seed: *seed, MaxFrame: *maxFrame, ReplayWindow: *window,
 			Heartbeat: hb, Chunk: *chunk, Slow: *slow, PromptTimeout: *promptTimeout,

@@ -209,7 +209,10 @@ func TestFaults(t *testing.T) {
 // engine.
 func TestSlowClient(t *testing.T) {
 	t.Parallel()
-	srv := start(t, server.Config{QueueSize: 16, WriteTimeout: 300 * time.Millisecond})
+	// WriteTimeout is generous so that the fast client, slowed by the race
+	// detector and the check engine on one CPU, never looks stuck itself;
+	// 20000 events of ~200 bytes overflow the slow client's socket buffers.
+	srv := start(t, server.Config{QueueSize: 16, WriteTimeout: 2 * time.Second})
 	fast := dial(t, srv)
 	id := session(t, fast)
 	d := websocket.Dialer{HandshakeTimeout: reftest.Timeout, NetDial: func(network, addr string) (net.Conn, error) {

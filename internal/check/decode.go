@@ -54,8 +54,8 @@ func decode(d *dialect.Dialect, f wire.Frame, lim Limits) (*message, []Finding) 
 	}
 	doc, ok := v.(map[string]any)
 	if !ok {
-		fd := ruleObject.fire(m, "frame holds a JSON %s, not an object", kindOf(v))
-		fd.Expected, fd.Actual = "object", kindOf(v)
+		fd := ruleObject.fire(m, "frame holds a JSON %s, not an object", jsonx.Kind(v))
+		fd.Expected, fd.Actual = "object", jsonx.Kind(v)
 		return nil, append(out, fd)
 	}
 	m.Doc = doc
@@ -66,7 +66,7 @@ func decode(d *dialect.Dialect, f wire.Frame, lim Limits) (*message, []Finding) 
 		fd.Pointer, fd.Expected = "/"+field, "string"
 		fd.Actual = "absent"
 		if raw, present := doc[field]; present {
-			fd.Actual = kindOf(raw)
+			fd.Actual = jsonx.Kind(raw)
 		}
 		return nil, append(out, fd)
 	}
@@ -157,21 +157,4 @@ func around(b []byte, off int) string {
 		return fmt.Sprintf("%q⟂", b[lo:])
 	}
 	return fmt.Sprintf("%q⟂%q", b[lo:off], b[off:hi])
-}
-
-func kindOf(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case nil:
-		return "null"
-	default:
-		return "number"
-	}
 }

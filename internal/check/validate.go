@@ -78,8 +78,8 @@ func ValidateHTTP(d *dialect.Dialect, name string, body []byte, lim Limits) []Fi
 	}
 	doc, isObj := v.(map[string]any)
 	if !isObj {
-		fd := ruleObject.fire(m, "body holds a JSON %s, not an object", kindOf(v))
-		fd.Expected, fd.Actual = "object", kindOf(v)
+		fd := ruleObject.fire(m, "body holds a JSON %s, not an object", jsonx.Kind(v))
+		fd.Expected, fd.Actual = "object", jsonx.Kind(v)
 		return append(out, fd)
 	}
 	m.Doc = doc

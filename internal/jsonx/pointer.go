@@ -77,3 +77,22 @@ func FieldOr(doc any, name string) any {
 	v, _ := Field(doc, name)
 	return v
 }
+
+// Kind names the JSON type of a decoded value (object, array, string,
+// number, boolean, null) for messages that say what was found instead.
+func Kind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case nil:
+		return "null"
+	default:
+		return "number"
+	}
+}

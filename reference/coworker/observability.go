@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
 )
 
 // Observability and harness (§observability_status, §observability_query,
@@ -128,7 +130,7 @@ func (s *session) harnessContextSet(p *payload) func() {
 			v := md.m[k]
 			str, ok := v.(string)
 			if !ok {
-				md.fail(k, "must be a string, got "+jsonKind(v))
+				md.fail(k, "must be a string, got "+jsonx.Kind(v))
 				break
 			}
 			hc.Metadata[k] = str

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
 )
 
 // Decoding and validating client messages. The server never trusts a
@@ -39,28 +41,9 @@ func decodeFrame(data []byte) (map[string]any, *frameError) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, &frameError{codeInvalidPayload, "Expected object, got " + jsonKind(v)}
+		return nil, &frameError{codeInvalidPayload, "Expected object, got " + jsonx.Kind(v)}
 	}
 	return obj, nil
-}
-
-// jsonKind names the JSON type of a decoded value for error messages.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case json.Number:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // payload reads the members of one client message (or of an object inside
@@ -106,7 +89,7 @@ func (p *payload) str(name string) string {
 	}
 	s, ok := v.(string)
 	if !ok {
-		p.fail(name, "must be a string, got "+jsonKind(v))
+		p.fail(name, "must be a string, got "+jsonx.Kind(v))
 	}
 	return s
 }
@@ -129,7 +112,7 @@ func (p *payload) optStr(name string) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		p.fail(name, "must be a string when present, got "+jsonKind(v))
+		p.fail(name, "must be a string when present, got "+jsonx.Kind(v))
 	}
 	return s, ok
 }
@@ -143,7 +126,7 @@ func (p *payload) boolean(name string) bool {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		p.fail(name, "must be a boolean, got "+jsonKind(v))
+		p.fail(name, "must be a boolean, got "+jsonx.Kind(v))
 	}
 	return b
 }
@@ -157,7 +140,7 @@ func (p *payload) number(name string) float64 {
 	}
 	n, ok := v.(json.Number)
 	if !ok {
-		p.fail(name, "must be a number, got "+jsonKind(v))
+		p.fail(name, "must be a number, got "+jsonx.Kind(v))
 		return 0
 	}
 	f, err := n.Float64()
@@ -185,7 +168,7 @@ func (p *payload) optInt(name string) (int64, bool) {
 	}
 	n, ok := v.(json.Number)
 	if !ok {
-		p.fail(name, "must be an integer, got "+jsonKind(v))
+		p.fail(name, "must be an integer, got "+jsonx.Kind(v))
 		return 0, false
 	}
 	i, err := n.Int64()
@@ -205,14 +188,14 @@ func (p *payload) strList(name string) []string {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		p.fail(name, "must be an array of strings, got "+jsonKind(v))
+		p.fail(name, "must be an array of strings, got "+jsonx.Kind(v))
 		return nil
 	}
 	out := make([]string, 0, len(arr))
 	for i, x := range arr {
 		s, ok := x.(string)
 		if !ok {
-			p.fail(fmt.Sprintf("%s[%d]", name, i), "must be a string, got "+jsonKind(x))
+			p.fail(fmt.Sprintf("%s[%d]", name, i), "must be a string, got "+jsonx.Kind(x))
 			return nil
 		}
 		out = append(out, s)
@@ -229,7 +212,7 @@ func (p *payload) list(name string) []*payload {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		p.fail(name, "must be an array, got "+jsonKind(v))
+		p.fail(name, "must be an array, got "+jsonx.Kind(v))
 		return nil
 	}
 	out := make([]*payload, 0, len(arr))
@@ -237,7 +220,7 @@ func (p *payload) list(name string) []*payload {
 		elem := fmt.Sprintf("%s[%d]", name, i)
 		m, ok := x.(map[string]any)
 		if !ok {
-			p.fail(elem, "must be an object, got "+jsonKind(x))
+			p.fail(elem, "must be an object, got "+jsonx.Kind(x))
 			return nil
 		}
 		out = append(out, &payload{typ: p.typ, path: p.path + elem + ".", m: m, err: p.err})
@@ -268,7 +251,7 @@ func (p *payload) optObject(name string) *payload {
 func (p *payload) asObject(name string, v any) *payload {
 	m, ok := v.(map[string]any)
 	if !ok {
-		p.fail(name, "must be an object, got "+jsonKind(v))
+		p.fail(name, "must be an object, got "+jsonx.Kind(v))
 		m = map[string]any{}
 	}
 	return &payload{typ: p.typ, path: p.path + name + ".", m: m, err: p.err}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/wsconform/wsconform/internal/jsonx"
 	"github.com/wsconform/wsconform/reference/server"
 )
 
@@ -133,7 +134,7 @@ func (s *session) checkSessionID(p *payload) bool {
 	case !ok:
 		s.fail(codeValidationFailed, srcProtocol, p.typ+" missing sessionId")
 	case !isStr || strings.TrimSpace(id) == "":
-		s.fail(codeValidationFailed, srcProtocol, p.typ+" sessionId must be a non-empty string, got "+jsonKind(v))
+		s.fail(codeValidationFailed, srcProtocol, p.typ+" sessionId must be a non-empty string, got "+jsonx.Kind(v))
 	case id != s.id:
 		s.fail(codeUnknownSession, srcProtocol, fmt.Sprintf("Unknown sessionId %q: this connection's session is %q", clip(id), s.id))
 	default:

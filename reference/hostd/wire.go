@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
 )
 
 // Message types of hostd-mvp.md. Events travel host → server → app;
@@ -93,7 +95,7 @@ func decodeObject(raw []byte) (map[string]any, error) {
 	}
 	doc, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("message is a JSON %s, not an object", kind(v))
+		return nil, fmt.Errorf("message is a JSON %s, not an object", jsonx.Kind(v))
 	}
 	return doc, nil
 }
@@ -106,29 +108,12 @@ func runIDOf(doc map[string]any) (string, error) {
 	return id, nil
 }
 
-// kind names a decoded JSON value's type for messages.
-func kind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case json.Number:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	}
-	return "object"
-}
-
 // integer reads an integral JSON number (1 or 1.0, as JSON Schema's
 // "integer" does).
 func integer(v any) (int64, error) {
 	n, ok := v.(json.Number)
 	if !ok {
-		return 0, fmt.Errorf("%s is not a number", kind(v))
+		return 0, fmt.Errorf("%s is not a number", jsonx.Kind(v))
 	}
 	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
 		return i, nil
@@ -149,7 +134,7 @@ type field struct {
 
 func isString(v any) error {
 	if _, ok := v.(string); !ok {
-		return fmt.Errorf("is a %s, not a string", kind(v))
+		return fmt.Errorf("is a %s, not a string", jsonx.Kind(v))
 	}
 	return nil
 }

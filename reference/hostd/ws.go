@@ -6,7 +6,6 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/wsconform/wsconform/internal/fault"
 	"github.com/wsconform/wsconform/reference/server"
 )
 
@@ -23,7 +22,7 @@ const (
 const maxHostID = 256
 
 // wsPreflight answers, with a JSON error, requests that cannot become a
-// WebSocket: wrong method, no upgrade, a bad ?fault= spec. It reports
+// WebSocket: wrong method, no upgrade (server.Serve answers a bad ?fault=). It reports
 // whether to go on.
 func (s *srv) wsPreflight(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodGet {
@@ -34,10 +33,6 @@ func (s *srv) wsPreflight(w http.ResponseWriter, r *http.Request) bool {
 	if !websocket.IsWebSocketUpgrade(r) {
 		w.Header().Set("Upgrade", "websocket")
 		writeError(w, http.StatusUpgradeRequired, "websocket_required", r.URL.Path+" is a WebSocket endpoint")
-		return false
-	}
-	if _, err := fault.ParseAll(r.URL.Query()["fault"]); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_fault", err.Error())
 		return false
 	}
 	return true

@@ -107,6 +107,7 @@ func (r *run) expire(t *task, st *step) (answer, error) {
 		Metadata: map[string]any{"error_code": codeTimeout, "step_id": st.id, "task_id": t.ID, "stage": "confirmation",
 			"timeout_seconds": secs, "recovery_action": inRestartTask}})
 	r.last = evTimeout
+	r.finishLocked(errFailed) // idle before a client can react to the event
 	return answer{}, errFailed
 }
 

@@ -166,7 +166,9 @@ func (r *run) solveTask(ctx context.Context, t *task) error {
 		ev := &event{Event: evExecution, Content: script.Fail, ShowContent: showContent(evExecution),
 			Metadata: map[string]any{"error_code": codeExecution, "error_type": "scripted_failure", "task_id": t.ID,
 				"stage": "solve", "recoverable": true, "recovery_action": inRestartTask}}
-		if err := r.emit(t, ev, func() { t.status = taskFailed }); err != nil {
+		// The run ends in the same critical section as its error event, so
+		// a client that reacts to the event finds the session idle.
+		if err := r.emit(t, ev, func() { t.status = taskFailed; r.finishLocked(errFailed) }); err != nil {
 			return err
 		}
 		return errFailed
@@ -358,9 +360,14 @@ func (r *run) taskCancelled(t *task) error {
 // agent.interrupted; a failure already sent its error event; shutdown and
 // a forgotten session end silently.
 func (r *run) finish(err error) {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	r.finishLocked(err)
+}
+
+// finishLocked is finish with the session lock held.
+func (r *run) finishLocked(err error) {
 	s := r.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.run != r {
 		return // concluded: agent.final_answer cleared it
 	}

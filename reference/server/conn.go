@@ -89,11 +89,11 @@ type closeMsg struct {
 func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) Handler) error {
 	specs, err := fault.ParseAll(r.URL.Query()["fault"])
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		refuse(w, http.StatusBadRequest, "bad_fault", err.Error())
 		return err
 	}
 	if !env.enter() {
-		http.Error(w, "server shutting down", http.StatusServiceUnavailable)
+		refuse(w, http.StatusServiceUnavailable, "shutting_down", "server shutting down")
 		return ErrClosed
 	}
 	defer env.wg.Done()
@@ -142,6 +142,16 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 	h.Closed()
 	env.Log.Info("connection closed", "conn", id)
 	return nil
+}
+
+// refuse answers a request Serve will not upgrade with a JSON body,
+// {"error": CODE, "message": TEXT}: the shape hostd's HTTP errors use, and
+// one a client can parse whatever the dialect.
+func refuse(w http.ResponseWriter, status int, code, msg string) {
+	body, _ := Marshal(map[string]string{"error": code, "message": msg})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
 }
 
 // OnPressure registers f to be called with true when the send queue passes

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -155,6 +156,10 @@ func TestBadFaultQueryIsRejectedBeforeUpgrade(t *testing.T) {
 	_, resp, err := websocket.DefaultDialer.Dial(url+"?fault=explode", nil)
 	if err == nil || resp == nil || resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("dial with a bad fault: err %v, response %v; want 400", err, resp)
+	}
+	var body struct{ Error, Message string }
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.Error != "bad_fault" || !strings.Contains(body.Message, "explode") {
+		t.Errorf("400 body = %+v, %v; want {error: bad_fault, message naming the spec}", body, err)
 	}
 }
 

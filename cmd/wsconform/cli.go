@@ -161,6 +161,10 @@ func (fs *flagSet) parse(args []string) (help bool, err error) {
 }
 
 func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprintln(stdout, "Usage: wsconform version\n\nPrints the version.")
+		return nil
+	}
 	if len(args) > 0 {
 		return usageErr("version takes no arguments, got %s", strings.Join(args, " "))
 	}

@@ -132,7 +132,7 @@ func TestValidateExitCodes(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"--help"}, {"validate", "--help"}, {"rules", "-h"}} {
+	for _, args := range [][]string{{"--help"}, {"validate", "--help"}, {"rules", "-h"}, {"serve", "--help"}, {"version", "--help"}} {
 		code, stdout, _ := wsconform(t, args...)
 		if code != exitOK || !strings.Contains(stdout, "Usage:") {
 			t.Errorf("%v: exit %d\n%s", args, code, stdout)

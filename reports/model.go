@@ -1,0 +1,233 @@
+package reports
+
+import (
+	"time"
+
+	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// Format and Version identify the JSON form of a Report, so that tools
+// reading it can tell when its shape changes.
+const (
+	Format  = "wsconform-report"
+	Version = 1
+)
+
+// Kinds of report: who fed it.
+const (
+	KindRun      = "run"
+	KindProxy    = "proxy"
+	KindValidate = "validate"
+)
+
+// Verdict is the outcome of a scenario, a session or a whole report.
+type Verdict string
+
+// The verdicts of DESIGN.md, from best to worst (see Rank).
+const (
+	Passed    Verdict = "passed"
+	NonStrict Verdict = "non-strict"
+	Skipped   Verdict = "skipped"
+	Failed    Verdict = "failed"
+	Error     Verdict = "error"
+)
+
+// Verdicts lists every verdict in display order.
+var Verdicts = []Verdict{Passed, NonStrict, Failed, Skipped, Error}
+
+// Rank orders verdicts for "the worst of": an error outranks a failure
+// because a harness that failed says nothing about the target.
+func (v Verdict) Rank() int {
+	switch v {
+	case Passed:
+		return 0
+	case Skipped:
+		return 1
+	case NonStrict:
+		return 2
+	case Failed:
+		return 3
+	case Error:
+		return 4
+	}
+	return 0
+}
+
+// Worst returns the worse of two verdicts.
+func Worst(a, b Verdict) Verdict {
+	if b.Rank() > a.Rank() {
+		return b
+	}
+	return a
+}
+
+// FromFindings is the verdict findings alone give: an error finding fails,
+// a warning makes it non-strict.
+func FromFindings(fs []check.Finding) Verdict {
+	w, ok := check.Worst(fs)
+	switch {
+	case !ok:
+		return Passed
+	case w >= check.Error:
+		return Failed
+	case w >= check.Warning:
+		return NonStrict
+	}
+	return Passed
+}
+
+// Report is everything a writer needs. Its JSON form is the --json output.
+type Report struct {
+	Format   string    `json:"format"`
+	Version  int       `json:"version"`
+	Kind     string    `json:"kind"`
+	Tool     string    `json:"tool"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	// Verdict is the worst verdict of the report, after baselines.
+	Verdict  Verdict         `json:"verdict"`
+	Counts   map[Verdict]int `json:"counts"`
+	Dialects []string        `json:"dialects"`
+	Targets  []Target        `json:"targets"`
+	// Command is how the report was produced, for reproducing it.
+	Command   string     `json:"command,omitempty"`
+	Scenarios []Scenario `json:"scenarios,omitempty"`
+	Sessions  []Session  `json:"sessions,omitempty"`
+	// Stale lists baseline entries that did not fail any more.
+	Stale  []BaselineEntry `json:"stale_baseline,omitempty"`
+	Errors []string        `json:"errors,omitempty"`
+}
+
+// Target is one server under test (or the upstream of a proxy).
+type Target struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	// Reference is true for the embedded reference server.
+	Reference bool `json:"reference,omitempty"`
+}
+
+// Scenario is one Gherkin scenario run against one target.
+type Scenario struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Feature string   `json:"feature"`
+	File    string   `json:"file,omitempty"`
+	Line    int      `json:"line,omitempty"`
+	Dialect string   `json:"dialect"`
+	Target  string   `json:"target"`
+	Level   string   `json:"level,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	// Requirement is the spec text the scenario checks (its description).
+	Requirement string        `json:"requirement,omitempty"`
+	Verdict     Verdict       `json:"verdict"`
+	Reason      string        `json:"reason,omitempty"`
+	Baselined   string        `json:"baselined,omitempty"`
+	Duration    time.Duration `json:"duration_ns"`
+	Steps       []Step        `json:"steps"`
+	Findings    []Finding     `json:"findings,omitempty"`
+	Frames      []Frame       `json:"frames,omitempty"`
+	// Rerun is the command line that runs only this scenario again.
+	Rerun string `json:"rerun,omitempty"`
+}
+
+// Step is one Gherkin step and how it went.
+type Step struct {
+	Keyword  string        `json:"keyword"`
+	Text     string        `json:"text"`
+	Status   string        `json:"status"` // passed, failed, skipped, undefined, pending
+	Error    string        `json:"error,omitempty"`
+	Expected string        `json:"expected,omitempty"`
+	Actual   string        `json:"actual,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Finding is a check finding with where it was made.
+type Finding struct {
+	check.Finding
+	Session string `json:"session,omitempty"`
+}
+
+// Frame is one frame of a wire log. Payload is the text as is, or base64
+// for binary payloads (Binary set); large payloads are cut (Truncated set).
+type Frame struct {
+	Index     int64          `json:"index"`
+	Time      time.Time      `json:"time"`
+	Conn      string         `json:"conn"`
+	Dir       wire.Direction `json:"dir"`
+	Op        string         `json:"op"`
+	Type      string         `json:"type,omitempty"`
+	Seq       string         `json:"seq,omitempty"`
+	Size      int            `json:"size"`
+	Payload   string         `json:"payload"`
+	Binary    bool           `json:"binary,omitempty"`
+	Truncated bool           `json:"truncated,omitempty"`
+	CloseCode int            `json:"close_code,omitempty"`
+}
+
+// Session is one logical session seen by the proxy or in a recording: its
+// connections (with reconnect lineage), findings and wire log.
+type Session struct {
+	ID       string       `json:"id"`
+	Dialect  string       `json:"dialect"`
+	Reason   string       `json:"dialect_reason,omitempty"`
+	Verdict  Verdict      `json:"verdict"`
+	Conns    []Connection `json:"connections"`
+	Findings []Finding    `json:"findings,omitempty"`
+	Frames   []Frame      `json:"frames,omitempty"`
+	// FramesTotal counts every frame, also those not kept in Frames.
+	FramesTotal int64 `json:"frames_total"`
+}
+
+// Connection is one WebSocket connection of a session.
+type Connection struct {
+	ID     string    `json:"id"`
+	Parent string    `json:"parent,omitempty"`
+	URL    string    `json:"url"`
+	Opened time.Time `json:"opened"`
+	Closed time.Time `json:"closed,omitempty"`
+	// CloseCode and CloseBy say how it ended (1006 when no close frame).
+	CloseCode   int    `json:"close_code,omitempty"`
+	CloseReason string `json:"close_reason,omitempty"`
+	CloseBy     string `json:"close_by,omitempty"`
+	Frames      int64  `json:"frames"`
+}
+
+// BaselineEntry is a known failure: a scenario id (optionally per target)
+// and why it is accepted.
+type BaselineEntry struct {
+	ID     string `json:"id"`
+	Target string `json:"target,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// New starts a report of kind.
+func New(kind, tool string, started time.Time) *Report {
+	return &Report{Format: Format, Version: Version, Kind: kind, Tool: tool,
+		Started: started, Counts: map[Verdict]int{}, Verdict: Passed}
+}
+
+// Tally recomputes Counts and Verdict from the scenarios and sessions. A
+// baselined failure counts as failed but does not fail the report.
+func (r *Report) Tally() {
+	r.Counts = map[Verdict]int{}
+	r.Verdict = Passed
+	add := func(v Verdict, baselined bool) {
+		r.Counts[v]++
+		if !baselined {
+			r.Verdict = Worst(r.Verdict, v)
+		}
+	}
+	for _, s := range r.Scenarios {
+		add(s.Verdict, s.Baselined != "" && s.Verdict == Failed)
+	}
+	for _, s := range r.Sessions {
+		add(s.Verdict, false)
+	}
+	if len(r.Errors) > 0 {
+		r.Verdict = Error
+	}
+	if r.Verdict == Skipped {
+		r.Verdict = Passed
+	}
+}

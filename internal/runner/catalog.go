@@ -1,0 +1,200 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v21"
+
+	"github.com/wsconform/wsconform/internal/dialect"
+)
+
+// Case is one scenario as written: its stable id, level, dialect and tags.
+type Case struct {
+	ID          string
+	Name        string
+	Feature     string
+	File        string
+	Line        int
+	Dialect     string
+	Level       string // must or should
+	Tags        []string
+	Scripted    bool
+	Requirement string
+	pickle      *messages.Pickle
+}
+
+// Catalog is the scenarios of a feature tree, by id, in file order.
+type Catalog struct {
+	Cases    []*Case
+	byPickle map[string]*Case
+	keywords map[string]string // step AST id → "Given ", "When "…
+}
+
+// Tag conventions of the features.
+const (
+	tagID       = "@id:"
+	tagMust     = "@must"
+	tagShould   = "@should"
+	tagScripted = "@scripted"
+)
+
+// LoadCatalog parses the features under paths of fsys, keeping the
+// scenarios that match the tag expression. Every scenario must carry an
+// @id, a level and a dialect (tag or top folder); all problems are
+// returned together.
+func LoadCatalog(fsys fs.FS, paths []string, tags string) (*Catalog, error) {
+	if err := checkTagExpr(tags); err != nil {
+		return nil, err
+	}
+	suite := godog.TestSuite{Options: &godog.Options{FS: fsys, Paths: paths, Tags: tags}}
+	features, err := suite.RetrieveFeatures()
+	if err != nil {
+		return nil, fmt.Errorf("read features: %w", err)
+	}
+	cat := &Catalog{byPickle: map[string]*Case{}, keywords: map[string]string{}}
+	var problems []string
+	seen := map[string]string{}
+	for _, ft := range features {
+		cat.addKeywords(ft.GherkinDocument)
+		for _, p := range ft.Pickles {
+			c, err := newCase(p, ft.GherkinDocument, ft.FindScenario(p.AstNodeIds[0]))
+			if err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
+			if where, dup := seen[c.ID]; dup && len(p.AstNodeIds) == 1 {
+				problems = append(problems, fmt.Sprintf("%s:%d: id %s is already used at %s", c.File, c.Line, c.ID, where))
+				continue
+			} else if dup {
+				c.ID = fmt.Sprintf("%s#%d", c.ID, countPrefix(seen, c.ID)+1)
+			}
+			seen[c.ID] = fmt.Sprintf("%s:%d", c.File, c.Line)
+			cat.Cases = append(cat.Cases, c)
+			cat.byPickle[p.Id] = c
+		}
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return nil, errors.New("features: " + strings.Join(problems, "\n  "))
+	}
+	return cat, nil
+}
+
+func countPrefix(seen map[string]string, id string) int {
+	n := 0
+	for k := range seen {
+		if k == id || strings.HasPrefix(k, id+"#") {
+			n++
+		}
+	}
+	return n
+}
+
+// newCase reads the conventions of one pickle.
+func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Scenario) (*Case, error) {
+	c := &Case{Name: p.Name, File: p.Uri, pickle: p}
+	if doc.Feature != nil {
+		c.Feature = doc.Feature.Name
+	}
+	if sc != nil {
+		c.Line = int(sc.Location.Line)
+		c.Requirement = strings.TrimSpace(sc.Description)
+	}
+	for _, t := range p.Tags {
+		c.Tags = append(c.Tags, t.Name)
+		switch {
+		case strings.HasPrefix(t.Name, tagID):
+			c.ID = strings.TrimPrefix(t.Name, tagID)
+		case t.Name == tagMust:
+			c.Level = "must"
+		case t.Name == tagShould:
+			c.Level = "should"
+		case t.Name == tagScripted:
+			c.Scripted = true
+		case dialect.Known(strings.TrimPrefix(t.Name, "@")):
+			c.Dialect = strings.TrimPrefix(t.Name, "@")
+		}
+	}
+	if c.Dialect == "" {
+		top, _, _ := strings.Cut(strings.TrimPrefix(p.Uri, "/"), "/")
+		if dialect.Known(top) {
+			c.Dialect = top
+		}
+	}
+	where := fmt.Sprintf("%s:%d: scenario %q", c.File, c.Line, c.Name)
+	switch {
+	case c.ID == "":
+		return nil, fmt.Errorf("%s has no @id:… tag", where)
+	case c.Level == "":
+		return nil, fmt.Errorf("%s has no level tag (@must or @should)", where)
+	case c.Dialect == "":
+		return nil, fmt.Errorf("%s names no dialect (tag it @%s or put it in a folder of that name)", where, strings.Join(dialect.Names(), ", @"))
+	}
+	return c, nil
+}
+
+// addKeywords remembers the keyword of every step, which pickles drop.
+func (cat *Catalog) addKeywords(doc *messages.GherkinDocument) {
+	if doc.Feature == nil {
+		return
+	}
+	add := func(steps []*messages.Step) {
+		for _, s := range steps {
+			cat.keywords[s.Id] = s.Keyword
+		}
+	}
+	var walk func(children []*messages.FeatureChild)
+	walk = func(children []*messages.FeatureChild) {
+		for _, ch := range children {
+			if ch.Background != nil {
+				add(ch.Background.Steps)
+			}
+			if ch.Scenario != nil {
+				add(ch.Scenario.Steps)
+			}
+			if ch.Rule != nil {
+				for _, rc := range ch.Rule.Children {
+					if rc.Background != nil {
+						add(rc.Background.Steps)
+					}
+					if rc.Scenario != nil {
+						add(rc.Scenario.Steps)
+					}
+				}
+			}
+		}
+	}
+	walk(doc.Feature.Children)
+}
+
+// keyword returns the keyword a pickle step was written with.
+func (cat *Catalog) keyword(st *messages.PickleStep) string {
+	if len(st.AstNodeIds) > 0 {
+		if k, ok := cat.keywords[st.AstNodeIds[0]]; ok {
+			return strings.TrimSpace(k)
+		}
+	}
+	return "*"
+}
+
+// checkTagExpr refuses what godog's tag filter would crash on: an empty
+// term, as in "@a &&" or "@a,,@b".
+func checkTagExpr(expr string) error {
+	if strings.TrimSpace(expr) == "" {
+		return nil
+	}
+	for _, and := range strings.Split(expr, "&&") {
+		for _, or := range strings.Split(and, ",") {
+			t := strings.TrimSpace(or)
+			if t == "" || t == "~" || t == "@" || t == "~@" {
+				return fmt.Errorf("tag expression %q: empty term (write e.g. \"@must && ~@scripted\" or \"@id:a,@id:b\")", expr)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,316 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+)
+
+// duration reads a step's time ("2s", "500ms"), scaled; def when empty.
+func (w *World) duration(s string, def time.Duration) (time.Duration, error) {
+	if s == "" {
+		return w.to.scaled(def), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, harnessf("duration %q: write it as 500ms, 2s, 1m", s)
+	}
+	return w.to.scaled(d), nil
+}
+
+// expect waits for the first message of type typ that satisfies want (any
+// when nil), consuming everything before it.
+func (w *World) expect(ctx context.Context, name, typ, within string, want any) error {
+	c, err := w.client(name)
+	if err != nil {
+		return err
+	}
+	d, err := w.duration(within, w.to.Receive)
+	if err != nil {
+		return err
+	}
+	from := c.cursor
+	var near []string
+	m, err := c.waitFor(ctx, d, func(m message) (bool, bool, error) {
+		if m.typ != typ {
+			return true, false, nil
+		}
+		if want != nil {
+			if p, ok := subset(want, m.doc, ""); !ok {
+				got, _ := lookup(m.doc, p)
+				near = append(near, fmt.Sprintf("%s at %s was %s", typ, p, show(got)))
+				return true, false, nil
+			}
+		}
+		return true, true, nil
+	})
+	if err != nil {
+		expected := fmt.Sprintf("%q within %s", typ, d)
+		if want != nil {
+			expected = fmt.Sprintf("%q matching %s within %s", typ, show(want), d)
+		}
+		return w.missed(err, expected, c, from, near)
+	}
+	w.last, w.lastDesc = m.doc, typ
+	return nil
+}
+
+// missed turns a wait that failed into a failure naming what came instead.
+func (w *World) missed(err error, expected string, c *client, from int, near []string) error {
+	if isHarness(err) {
+		return err
+	}
+	actual := "received " + c.recent(from)
+	if len(near) > 0 {
+		actual += "; not matching: " + strings.Join(near[max(0, len(near)-3):], "; ")
+	}
+	var closed *closedError
+	if errors.As(err, &closed) {
+		actual += "; then " + closed.Error()
+	}
+	return failf(expected, actual, "client %q did not receive the expected message", c.name)
+}
+
+func stepReceive(ctx context.Context, name, typ, within string) error {
+	return worldOf(ctx).expect(ctx, name, typ, within, nil)
+}
+
+func stepReceiveWith(ctx context.Context, name, typ, within string, doc *godog.DocString) error {
+	w := worldOf(ctx)
+	text, err := expand(doc.Content, w.vars)
+	if err != nil {
+		return err
+	}
+	want, err := decodeJSON(text)
+	if err != nil {
+		return err
+	}
+	return w.expect(ctx, name, typ, within, want)
+}
+
+// stepReceiveInOrder waits for each row in turn: a type, and optionally
+// a JSON object the message must contain. Other messages may come in
+// between (a run_status "starting" before the first assistant_text); the
+// rows must arrive as a subsequence, in this order.
+func stepReceiveInOrder(ctx context.Context, name string, table *godog.Table) error {
+	w := worldOf(ctx)
+	for i, row := range table.Rows {
+		if len(row.Cells) == 0 {
+			continue
+		}
+		typ := strings.TrimSpace(row.Cells[0].Value)
+		var want any
+		if len(row.Cells) > 1 && strings.TrimSpace(row.Cells[1].Value) != "" {
+			text, err := expand(row.Cells[1].Value, w.vars)
+			if err != nil {
+				return err
+			}
+			if want, err = decodeJSON(text); err != nil {
+				return err
+			}
+		}
+		if err := w.expect(ctx, name, typ, "", want); err != nil {
+			var f *Failure
+			if errors.As(err, &f) {
+				f.Msg += fmt.Sprintf(" (row %d of %d)", i+1, len(table.Rows))
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// stepReceiveNo listens for a while and fails when a message of the type
+// arrives. It consumes nothing, so later steps still see every message.
+func stepReceiveNo(ctx context.Context, name, typ, within string) error {
+	return worldOf(ctx).quiet(ctx, name, within, func(m message) bool { return m.typ == typ }, fmt.Sprintf("no %q", typ))
+}
+
+func stepReceiveNothing(ctx context.Context, name, within string) error {
+	return worldOf(ctx).quiet(ctx, name, within, func(message) bool { return true }, "no message")
+}
+
+func (w *World) quiet(ctx context.Context, name, within string, bad func(message) bool, expected string) error {
+	c, err := w.client(name)
+	if err != nil {
+		return err
+	}
+	d, err := w.duration(within, w.to.Quiet)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-time.After(d):
+	case <-ctx.Done():
+		return harnessf("scenario stopped: %v", ctx.Err())
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.msgs[c.cursor:] {
+		if bad(m) {
+			return failf(expected+" within "+d.String(), "received "+describeMsg(m)+" "+show(m.doc),
+				"client %q received an unexpected message", c.name)
+		}
+	}
+	return nil
+}
+
+// stepHasReceived counts every message of a type the connection received
+// so far (consumed or not), optionally those whose member meets a
+// predicate: how a scenario proves "exactly once" after a replay.
+func stepHasReceived(ctx context.Context, name, count, typ, path, pred string) error {
+	w := worldOf(ctx)
+	c, err := w.client(name)
+	if err != nil {
+		return err
+	}
+	want := 0
+	if count != "no" {
+		want, _ = strconv.Atoi(count)
+	}
+	var p predicate
+	if path != "" {
+		text, err := expand(pred, w.vars)
+		if err != nil {
+			return err
+		}
+		if p, err = parsePredicate(text); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	got := 0
+	for _, m := range c.msgs {
+		if m.typ != typ {
+			continue
+		}
+		if path != "" {
+			v, ok := lookup(m.doc, path)
+			if pass, _ := p.test(v, ok); !pass {
+				continue
+			}
+		}
+		got++
+	}
+	c.mu.Unlock()
+	if got != want {
+		what := fmt.Sprintf("%q", typ)
+		if path != "" {
+			what += fmt.Sprintf(" where %q %s", path, p.text)
+		}
+		return failf(fmt.Sprintf("%d %s", want, what), fmt.Sprintf("%d", got), "client %q received a wrong number of messages", c.name)
+	}
+	return nil
+}
+
+func stepIsClosed(ctx context.Context, name, code, within string) error {
+	w := worldOf(ctx)
+	c, err := w.client(name)
+	if err != nil {
+		return err
+	}
+	d, err := w.duration(within, w.to.Receive)
+	if err != nil {
+		return err
+	}
+	from := c.cursor
+	_, err = c.waitFor(ctx, d, func(message) (bool, bool, error) { return true, false, nil })
+	var closed *closedError
+	if !errors.As(err, &closed) {
+		if isHarness(err) {
+			return err
+		}
+		return failf("the connection closed", "still open after "+d.String()+", received "+c.recent(from), "client %q was not closed", c.name)
+	}
+	delete(w.clients, c.name)
+	if code != "" && strconv.Itoa(closed.code) != code {
+		return failf("close code "+code, closed.Error(), "client %q was closed with another code", c.name)
+	}
+	return nil
+}
+
+func stepStaysConnected(ctx context.Context, name, within string) error {
+	w := worldOf(ctx)
+	c, err := w.client(name)
+	if err != nil {
+		return err
+	}
+	d, err := w.duration(within, w.to.Quiet)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-time.After(d):
+	case <-c.done:
+		c.mu.Lock()
+		code, reason := c.code, c.reason
+		c.mu.Unlock()
+		return failf("the connection open for "+d.String(), closeText(code, reason), "client %q was closed", c.name)
+	case <-ctx.Done():
+		return harnessf("scenario stopped: %v", ctx.Err())
+	}
+	return nil
+}
+
+// stepIts tests a member of the last message (or HTTP response body).
+func stepIts(ctx context.Context, path, pred string) error {
+	w := worldOf(ctx)
+	if w.lastDesc == "" {
+		return harnessf("\"its\" needs a message or HTTP response received before")
+	}
+	text, err := expand(pred, w.vars)
+	if err != nil {
+		return err
+	}
+	p, err := parsePredicate(text)
+	if err != nil {
+		return err
+	}
+	v, ok := lookup(w.last, path)
+	if pass, expected := p.test(v, ok); !pass {
+		return failf(expected, describeValue(v, ok), "%s: %q is wrong", w.lastDesc, path)
+	}
+	return nil
+}
+
+func stepRememberIts(ctx context.Context, path, name string) error {
+	w := worldOf(ctx)
+	if w.lastDesc == "" {
+		return harnessf("\"its\" needs a message or HTTP response received before")
+	}
+	v, ok := lookup(w.last, path)
+	if !ok {
+		return failf(fmt.Sprintf("a member %q", path), "absent", "%s has no %q to remember", w.lastDesc, path)
+	}
+	w.vars[name] = varText(v)
+	return nil
+}
+
+func stepRemember(ctx context.Context, value, name string) error {
+	w := worldOf(ctx)
+	v, err := expand(value, w.vars)
+	if err != nil {
+		return err
+	}
+	w.vars[name] = v
+	return nil
+}
+
+func stepWait(ctx context.Context, d string) error {
+	w := worldOf(ctx)
+	dur, err := w.duration(d, 0)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-time.After(dur):
+		return nil
+	case <-ctx.Done():
+		return harnessf("scenario stopped: %v", ctx.Err())
+	}
+}

@@ -1,0 +1,317 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/wsconform/wsconform/features"
+	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/reports"
+)
+
+// Options choose what runs against what.
+type Options struct {
+	// Dialects selects the dialects to run; empty means all.
+	Dialects []string
+	Targets  []Target
+	// Headers go on every handshake and HTTP request (auth, cookies, Origin).
+	Headers http.Header
+	// Vars are variables every scenario starts with ({user}, {host_token}).
+	Vars map[string]string
+	// Tags is a godog tag expression ("@must && ~@slow").
+	Tags string
+	// Scripted runs @scripted scenarios against targets that are not the
+	// reference server: the user says the target understands the hints.
+	Scripted bool
+	Timeouts Timeouts
+	// Features replaces the embedded features (--features DIR).
+	Features fs.FS
+	Insecure bool
+	// Concurrency is how many scenarios run at once per target.
+	Concurrency int
+	// Progress, when set, is called once per scenario as it ends, one call
+	// at a time.
+	Progress func(reports.Scenario)
+	Check    check.Options
+}
+
+// run is one call of Run.
+type run struct {
+	opts Options
+	cat  *Catalog
+	mu   sync.Mutex
+	out  []reports.Scenario
+}
+
+// scenarioRun is what a World knows about where it runs.
+type scenarioRun struct {
+	run    *run
+	target Target
+	c      *Case
+}
+
+// Run runs the selected scenarios against every target and returns one
+// result per scenario and target. It returns an error only when nothing
+// could be run (bad features, bad options); a target that cannot be
+// reached gives error verdicts.
+func Run(ctx context.Context, opts Options) ([]reports.Scenario, error) {
+	if opts.Timeouts == (Timeouts{}) {
+		opts.Timeouts = DefaultTimeouts
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 8
+	}
+	cat, err := Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{opts: opts, cat: cat}
+	for _, t := range opts.Targets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r.target(ctx, t)
+	}
+	sort.SliceStable(r.out, func(i, j int) bool { return r.out[i].Target < r.out[j].Target })
+	return r.out, nil
+}
+
+// Load reads the catalog Options select: the features, the dialects, the tags.
+func Load(opts Options) (*Catalog, error) {
+	fsys := opts.Features
+	if fsys == nil {
+		fsys = features.FS
+	}
+	for _, d := range opts.Dialects {
+		if !dialect.Known(d) {
+			return nil, fmt.Errorf("unknown dialect %q (known: %s)", d, strings.Join(dialect.Names(), ", "))
+		}
+	}
+	tags := opts.Tags
+	if len(opts.Dialects) > 0 {
+		tags = joinTags(tags, "@"+strings.Join(opts.Dialects, ",@"))
+	}
+	cat, err := LoadCatalog(fsys, []string{"."}, tags)
+	if err != nil {
+		return nil, err
+	}
+	return cat, nil
+}
+
+func joinTags(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " && " + b
+}
+
+// target runs the catalog against one target.
+func (r *run) target(ctx context.Context, t Target) {
+	var runnable []*Case
+	for _, c := range r.cat.Cases {
+		switch {
+		case c.Scripted && !t.Reference && !r.opts.Scripted:
+			r.add(skipped(c, t, "needs the scripted agent of the reference server (pass --scripted if the target understands its hints)"))
+		default:
+			runnable = append(runnable, c)
+		}
+	}
+	if len(runnable) == 0 {
+		return
+	}
+	if err := preflight(ctx, t, runnable, r.opts); err != nil {
+		for _, c := range runnable {
+			r.add(errored(c, t, err.Error()))
+		}
+		return
+	}
+	tags := joinTags(r.opts.Tags, idTags(runnable))
+	suite := godog.TestSuite{
+		Name: "wsconform",
+		ScenarioInitializer: func(sc *godog.ScenarioContext) {
+			r.initScenario(sc, t)
+		},
+		Options: &godog.Options{
+			FS:             r.fsys(),
+			Paths:          []string{"."},
+			Tags:           tags,
+			Format:         "progress",
+			Output:         io.Discard,
+			Concurrency:    r.opts.Concurrency,
+			DefaultContext: ctx,
+			NoColors:       true,
+		},
+	}
+	suite.Run()
+}
+
+func (r *run) fsys() fs.FS {
+	if r.opts.Features != nil {
+		return r.opts.Features
+	}
+	return features.FS
+}
+
+// idTags selects exactly these cases.
+func idTags(cs []*Case) string {
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = tagID + strings.SplitN(c.ID, "#", 2)[0]
+	}
+	return strings.Join(ids, ",")
+}
+
+func (r *run) add(s reports.Scenario) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out = append(r.out, s)
+	if r.opts.Progress != nil {
+		r.opts.Progress(s)
+	}
+}
+
+// initScenario hooks one scenario: Before makes its World, the step hook
+// records each step, After closes its clients and judges it.
+func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
+	register(sc)
+	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
+		c, ok := r.cat.byPickle[p.Id]
+		if !ok {
+			return ctx, fmt.Errorf("scenario %q is not in the catalog", p.Name)
+		}
+		w, err := r.newWorld(&scenarioRun{run: r, target: t, c: c})
+		ctx = context.WithValue(ctx, worldKey{}, w)
+		if err != nil {
+			w.setupErr = err
+			return ctx, err
+		}
+		ctx, w.cancel = context.WithTimeout(ctx, w.to.scaled(w.to.Scenario))
+		w.started = time.Now()
+		return ctx, nil
+	})
+	sc.StepContext().Before(func(ctx context.Context, _ *godog.Step) (context.Context, error) {
+		if w := worldOf(ctx); w != nil {
+			w.stepStart = time.Now()
+		}
+		return ctx, nil
+	})
+	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+		if w := worldOf(ctx); w != nil {
+			w.stepDone(st, status, err)
+		}
+		return ctx, nil
+	})
+	sc.After(func(ctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
+		if w := worldOf(ctx); w != nil {
+			r.add(w.finish(err))
+		}
+		return ctx, nil
+	})
+}
+
+// newWorld prepares a scenario's state.
+func (r *run) newWorld(sc *scenarioRun) (*World, error) {
+	d, err := dialect.Get(sc.c.Dialect)
+	w := &World{sc: sc, d: d, to: r.opts.Timeouts, vars: map[string]string{}, headers: http.Header{},
+		clients: map[string]*client{}, conns: map[string]int{}, cancel: func() {}, started: time.Now()}
+	for _, st := range sc.c.pickle.Steps {
+		w.steps = append(w.steps, reports.Step{Keyword: r.cat.keyword(st), Text: st.Text, Status: "skipped"})
+		w.stepIDs = append(w.stepIDs, st.Id)
+	}
+	if err != nil {
+		return w, &HarnessError{Err: err}
+	}
+	w.checker = check.NewSession(d, r.opts.Check)
+	for k, v := range r.opts.Vars {
+		w.vars[k] = v
+	}
+	w.vars["unique"] = unique()
+	w.vars["scenario"] = sc.c.ID
+	for k, vs := range r.opts.Headers {
+		w.headers[k] = append([]string(nil), vs...)
+	}
+	if w.ep, err = newEndpoints(sc.target.urlFor(d.Dialect), d); err != nil {
+		return w, &HarnessError{Err: err}
+	}
+	return w, nil
+}
+
+func unique() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// stepDone records how a step went.
+func (w *World) stepDone(st *godog.Step, status godog.StepResultStatus, err error) {
+	for i, id := range w.stepIDs {
+		if id != st.Id {
+			continue
+		}
+		s := &w.steps[i]
+		s.Status = status.String()
+		s.Duration = time.Since(w.stepStart)
+		if err != nil {
+			s.Error = err.Error()
+			var f *Failure
+			if errors.As(err, &f) {
+				s.Error, s.Expected, s.Actual = f.Msg, f.Expected, f.Actual
+			}
+			w.stepErrs = append(w.stepErrs, err)
+		}
+	}
+}
+
+// finish closes the scenario's clients and judges it.
+func (w *World) finish(err error) reports.Scenario {
+	for _, c := range w.clients {
+		c.closeWith(1000, "scenario over")
+	}
+	w.cancel()
+	c := w.sc.c
+	s := reports.Scenario{ID: c.ID, Name: c.Name, Feature: c.Feature, File: c.File, Line: c.Line,
+		Dialect: c.Dialect, Target: w.sc.target.Name, Level: c.Level, Tags: c.Tags,
+		Requirement: c.Requirement, Steps: w.steps, Duration: time.Since(w.started)}
+	if w.checker != nil {
+		findings, frames := w.snapshot()
+		s.Frames = frames
+		for _, f := range findings {
+			s.Findings = append(s.Findings, reports.Finding{Finding: f})
+		}
+	}
+	s.Verdict, s.Reason = judge(c, w.steps, append(w.stepErrs, w.setupErr, err), s.Findings)
+	return s
+}
+
+func skipped(c *Case, t Target, why string) reports.Scenario {
+	s := caseResult(c, t)
+	s.Verdict, s.Reason = reports.Skipped, why
+	return s
+}
+
+func errored(c *Case, t Target, why string) reports.Scenario {
+	s := caseResult(c, t)
+	s.Verdict, s.Reason = reports.Error, why
+	return s
+}
+
+func caseResult(c *Case, t Target) reports.Scenario {
+	return reports.Scenario{ID: c.ID, Name: c.Name, Feature: c.Feature, File: c.File, Line: c.Line,
+		Dialect: c.Dialect, Target: t.Name, Level: c.Level, Tags: c.Tags, Requirement: c.Requirement}
+}

@@ -1,0 +1,76 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cucumber/godog"
+
+	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/wire"
+	"github.com/wsconform/wsconform/reports"
+)
+
+// judge gives a scenario its verdict from its steps, the errors its steps
+// and hooks returned, and the check engine's findings. Only findings about
+// server frames count: the scenario's own frames are sometimes invalid on
+// purpose. A broken @should requirement is non-strict, not failed.
+func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Finding) (reports.Verdict, string) {
+	for _, err := range errs {
+		if err != nil && isHarness(err) {
+			return reports.Error, err.Error()
+		}
+	}
+	for _, s := range steps {
+		if s.Status == "undefined" {
+			return reports.Error, fmt.Sprintf("step %q is not in the step vocabulary (wsconform run --steps lists it)", s.Text)
+		}
+		if s.Status == "pending" {
+			return reports.Error, fmt.Sprintf("step %q is pending", s.Text)
+		}
+	}
+	for _, err := range errs {
+		if err != nil && errors.Is(err, godog.ErrUndefined) {
+			return reports.Error, err.Error()
+		}
+	}
+	v, reason := reports.Passed, ""
+	for _, s := range steps {
+		if s.Status == "failed" {
+			v, reason = reports.Failed, s.Keyword+" "+s.Text+": "+s.Error
+			break
+		}
+	}
+	if v == reports.Passed {
+		for _, err := range errs {
+			if err != nil {
+				v, reason = reports.Failed, err.Error()
+				break
+			}
+		}
+	}
+	if v == reports.Passed {
+		v, reason = fromFindings(findings)
+	}
+	if v == reports.Failed && c.Level == "should" {
+		return reports.NonStrict, "SHOULD not met: " + reason
+	}
+	return v, reason
+}
+
+// fromFindings judges the server's frames.
+func fromFindings(findings []reports.Finding) (reports.Verdict, string) {
+	v, reason := reports.Passed, ""
+	for _, f := range findings {
+		if f.Dir == wire.ClientToServer {
+			continue
+		}
+		switch {
+		case f.Severity >= check.Error:
+			return reports.Failed, fmt.Sprintf("%s: %s", f.Rule, f.Message)
+		case f.Severity >= check.Warning && v == reports.Passed:
+			v, reason = reports.NonStrict, fmt.Sprintf("%s: %s", f.Rule, f.Message)
+		}
+	}
+	return v, reason
+}

@@ -89,6 +89,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"run", "run the conformance features against a server", runRun},
 		{"validate", "judge recordings and HAR files offline", runValidate},
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},

@@ -2,31 +2,101 @@ package runner
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/reference"
 	"github.com/wsconform/wsconform/reports"
 )
 
-func TestReferencePassesEverything(t *testing.T) {
+// runReference runs the features of one dialect (filtered by tags) against
+// a fresh reference server committing the given mutations.
+func runReference(t *testing.T, d string, mutate []string, tags string) []reports.Scenario {
+	t.Helper()
 	ctx := context.Background()
-	srv, target, err := StartReference(ctx, nil, nil)
+	srv, target, err := StartReference(ctx, []string{d}, mutate)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Shutdown(ctx)
-	res, err := Run(ctx, Options{Targets: []Target{target}, Vars: ReferenceVars()})
+	res, err := Run(ctx, Options{Dialects: []string{d}, Targets: []Target{target}, Vars: ReferenceVars(), Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) == 0 {
-		t.Fatal("no scenario ran")
-	}
-	for _, s := range res {
-		if s.Verdict != reports.Passed {
-			t.Errorf("%s: %s: %s", s.ID, s.Verdict, s.Reason)
-			for _, st := range s.Steps {
-				t.Logf("  %s %s %s %s", st.Status, st.Keyword, st.Text, st.Error)
+	return res
+}
+
+func describe(s reports.Scenario) string {
+	var b strings.Builder
+	b.WriteString(s.ID + ": " + string(s.Verdict) + ": " + s.Reason)
+	for _, st := range s.Steps {
+		if st.Status != "passed" {
+			b.WriteString("\n    " + st.Status + " " + st.Keyword + " " + st.Text + " " + st.Error)
+			if st.Expected != "" || st.Actual != "" {
+				b.WriteString("\n      expected: " + st.Expected + "\n      actual:   " + st.Actual)
 			}
 		}
+	}
+	return b.String()
+}
+
+// TestReferencePasses: the unmutated reference server passes every
+// scenario of its dialect, strictly.
+func TestReferencePasses(t *testing.T) {
+	t.Parallel()
+	for _, d := range dialect.Names() {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			res := runReference(t, d, nil, "")
+			if len(res) == 0 {
+				t.Fatal("no scenario ran")
+			}
+			for _, s := range res {
+				if s.Verdict != reports.Passed {
+					t.Error(describe(s))
+				}
+			}
+		})
+	}
+}
+
+// catchers says, per dialect, which scenarios must fail against each
+// mutation of the reference server. Each dialect's features fill theirs
+// in mutations_<dialect>_test.go.
+var catchers = map[string]map[string][]string{}
+
+// TestMutationsAreCaught: for every mutation of the reference server, the
+// scenarios meant to catch it fail.
+func TestMutationsAreCaught(t *testing.T) {
+	t.Parallel()
+	for _, d := range dialect.Names() {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			table := catchers[d]
+			for _, m := range reference.Mutations(d) {
+				t.Run(m.Name, func(t *testing.T) {
+					ids := table[m.Name]
+					if len(ids) == 0 {
+						t.Fatalf("no scenario is meant to catch mutation %s (%s): add it to mutations_%s_test.go", m.Name, m.Summary, d)
+					}
+					tags := "@id:" + strings.Join(ids, ",@id:")
+					res := runReference(t, d, []string{m.Name}, tags)
+					got := map[string]reports.Scenario{}
+					for _, s := range res {
+						got[s.ID] = s
+					}
+					for _, id := range ids {
+						s, ok := got[id]
+						switch {
+						case !ok:
+							t.Errorf("scenario %s did not run (no such id?)", id)
+						case s.Verdict != reports.Failed:
+							t.Errorf("mutation %s (%s) not caught by %s", m.Name, m.Summary, describe(s))
+						}
+					}
+				})
+			}
+		})
 	}
 }

@@ -104,11 +104,21 @@ func Load(opts Options) (*Catalog, error) {
 	if len(opts.Dialects) > 0 {
 		tags = joinTags(tags, "@"+strings.Join(opts.Dialects, ",@"))
 	}
-	cat, err := LoadCatalog(fsys, []string{"."}, tags)
+	cat, err := LoadCatalog(fsys, featurePaths(opts), tags)
 	if err != nil {
 		return nil, err
 	}
 	return cat, nil
+}
+
+// featurePaths reads only the folders of the selected dialects from the
+// embedded features, so one dialect's features never depend on another's.
+// A user's directory is read whole: its layout is the user's.
+func featurePaths(opts Options) []string {
+	if opts.Features != nil || len(opts.Dialects) == 0 {
+		return []string{"."}
+	}
+	return append([]string(nil), opts.Dialects...)
 }
 
 func joinTags(a, b string) string {
@@ -149,7 +159,7 @@ func (r *run) target(ctx context.Context, t Target) {
 		},
 		Options: &godog.Options{
 			FS:             r.fsys(),
-			Paths:          []string{"."},
+			Paths:          featurePaths(r.opts),
 			Tags:           tags,
 			Format:         "progress",
 			Output:         io.Discard,

@@ -1,0 +1,385 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wsconform/wsconform/internal/console"
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/runner"
+	"github.com/wsconform/wsconform/internal/version"
+	"github.com/wsconform/wsconform/reports"
+)
+
+const runAbout = `Runs the Gherkin conformance features of a dialect against a server and
+prints a verdict per scenario: passed, non-strict (a SHOULD or a spec
+ambiguity), failed (a MUST broken), skipped (e.g. needs the scripted agent)
+or error (the network or the harness failed, never blamed on the server).
+
+Without --target it starts the embedded reference server on a free loopback
+port and tests that. A target is a WebSocket URL: the endpoint of a
+one-endpoint dialect (ws://host:9000/ws) or a base URL (ws://host:9000) of a
+dialect with several (hostd). Several --target NAME=URL run side by side.
+
+Exit codes: 0 pass, 1 conformance failure, 2 usage error, 3 target
+unreachable or harness error.`
+
+// runFlags are the parsed flags of wsconform run.
+type runFlags struct {
+	dialects  []string
+	targets   []string
+	headers   []string
+	vars      []string
+	tags      string
+	scripted  bool
+	baseline  string
+	scale     float64
+	list      bool
+	steps     bool
+	html      string
+	junit     string
+	json      string
+	features  string
+	insecure  bool
+	conc      int
+	mutate    []string
+	colorMode string
+}
+
+func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", "[--dialect NAME|all] [--target URL | --target NAME=URL ...] [flags]", runAbout, stdout)
+	var f runFlags
+	fs.StringSliceVar(&f.dialects, "dialect", []string{"all"}, "dialects to run ("+strings.Join(dialect.Names(), ", ")+") or all")
+	fs.StringArrayVar(&f.targets, "target", nil, "server to test: URL or NAME=URL (repeatable); none: the embedded reference server")
+	fs.StringArrayVar(&f.headers, "header", nil, "header for every handshake and HTTP request, 'Key: Value' (repeatable)")
+	fs.StringArrayVar(&f.vars, "var", nil, "scenario variable NAME=VALUE, e.g. host_token=… for hostd (repeatable)")
+	fs.StringVar(&f.tags, "tags", "", "run scenarios matching a tag expression: '@must && ~@scripted', '@id:a,@id:b'")
+	fs.BoolVar(&f.scripted, "scripted", false, "run @scripted scenarios against a target: it understands the scripted agent's hints")
+	fs.StringVar(&f.baseline, "baseline", "", "JSON `FILE` of known failures [{\"id\",\"target\"?,\"reason\"}]: they do not fail the run")
+	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them)")
+	fs.BoolVar(&f.list, "list", false, "list the scenarios (id, level, tags) without connecting")
+	fs.BoolVar(&f.steps, "steps", false, "print the step vocabulary features can use")
+	fs.StringVar(&f.html, "html", "", "write an HTML report to `FILE`")
+	fs.StringVar(&f.junit, "junit", "", "write JUnit XML to `FILE`")
+	fs.StringVar(&f.json, "json", "", "write the report as JSON to `FILE` (- for stdout)")
+	fs.StringVar(&f.features, "features", "", "run the feature files under `DIR` instead of the built-in ones")
+	fs.BoolVar(&f.insecure, "insecure", false, "accept any TLS certificate of a wss:// target")
+	fs.IntVar(&f.conc, "concurrency", 8, "scenarios run at once per target")
+	fs.StringArrayVar(&f.mutate, "mutate", nil, "make the embedded reference server commit a spec violation (see serve --list-mutations)")
+	fs.StringVar(&f.colorMode, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
+	if help, err := fs.parse(args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErr("run: unexpected argument %q", fs.Arg(0))
+	}
+	opts, err := f.options()
+	if err != nil {
+		return err
+	}
+	human := stdout
+	if f.json == "-" {
+		human = stderr
+	}
+	p := console.New(human, f.colorMode)
+	if f.steps {
+		printSteps(stdout)
+		return nil
+	}
+	cat, err := runner.Load(opts)
+	if err != nil {
+		return usageErr("run: %v", err)
+	}
+	if f.list {
+		printCatalog(p, cat)
+		return nil
+	}
+	if len(cat.Cases) == 0 {
+		return usageErr("run: no scenario matches --dialect %s --tags %q", strings.Join(f.dialects, ","), f.tags)
+	}
+	if len(opts.Targets) == 0 {
+		srv, t, err := runner.StartReference(ctx, opts.Dialects, f.mutate)
+		if err != nil {
+			return harnessErr(err)
+		}
+		defer srv.Shutdown(context.Background())
+		opts.Targets = []runner.Target{t}
+		for k, v := range runner.ReferenceVars() {
+			if _, set := opts.Vars[k]; !set {
+				opts.Vars[k] = v
+			}
+		}
+	}
+	return f.execute(ctx, p, stdout, opts, args)
+}
+
+// options turns flags into runner options, refusing what makes no sense.
+func (f *runFlags) options() (runner.Options, error) {
+	opts := runner.Options{Tags: f.tags, Scripted: f.scripted, Insecure: f.insecure,
+		Concurrency: f.conc, Headers: http.Header{}, Vars: map[string]string{}, Timeouts: runner.DefaultTimeouts}
+	switch f.colorMode {
+	case console.ColorAuto, console.ColorAlways, console.ColorNever:
+	default:
+		return opts, usageErr("run: --color must be auto, always or never")
+	}
+	if f.scale <= 0 || f.scale > 100 {
+		return opts, usageErr("run: --timeout-scale must be in (0, 100]")
+	}
+	opts.Timeouts.Scale = f.scale
+	if f.conc < 1 {
+		return opts, usageErr("run: --concurrency must be at least 1")
+	}
+	if !(len(f.dialects) == 1 && f.dialects[0] == "all") {
+		for _, d := range f.dialects {
+			if !dialect.Known(d) {
+				return opts, usageErr("run: unknown dialect %q (known: %s, or all)", d, strings.Join(dialect.Names(), ", "))
+			}
+		}
+		opts.Dialects = f.dialects
+	}
+	for _, h := range f.headers {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return opts, usageErr("run: --header %q: write it as 'Key: Value'", h)
+		}
+		opts.Headers.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+	}
+	for _, kv := range f.vars {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return opts, usageErr("run: --var %q: write it as NAME=VALUE", kv)
+		}
+		opts.Vars[k] = v
+	}
+	seen := map[string]bool{}
+	for _, raw := range f.targets {
+		t, err := parseTarget(raw)
+		if err != nil {
+			return opts, usageErr("run: %v", err)
+		}
+		if seen[t.Name] {
+			return opts, usageErr("run: two targets are named %q: name them with NAME=URL", t.Name)
+		}
+		seen[t.Name] = true
+		opts.Targets = append(opts.Targets, t)
+	}
+	if len(f.mutate) > 0 && len(f.targets) > 0 {
+		return opts, usageErr("run: --mutate applies to the embedded reference server, not to a --target")
+	}
+	if f.features != "" {
+		st, err := os.Stat(f.features)
+		if err != nil || !st.IsDir() {
+			return opts, usageErr("run: --features %q is not a directory", f.features)
+		}
+		opts.Features = os.DirFS(f.features)
+	}
+	return opts, nil
+}
+
+// parseTarget reads URL or NAME=URL; an unnamed target is named by its host.
+func parseTarget(raw string) (runner.Target, error) {
+	name, u := "", raw
+	if i := strings.Index(raw, "="); i > 0 && !strings.Contains(raw[:i], "://") {
+		name, u = raw[:i], raw[i+1:]
+	}
+	parsed, err := runner.ParseTargetURL(u)
+	if err != nil {
+		return runner.Target{}, err
+	}
+	if name == "" {
+		name = parsed.Host
+	}
+	return runner.Target{Name: name, URL: parsed.String()}, nil
+}
+
+// execute runs the suite, prints progress and the summary, writes reports
+// and turns the verdict into an exit code.
+func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Writer, opts runner.Options, args []string) error {
+	started := time.Now()
+	multi := len(opts.Targets) > 1
+	opts.Progress = func(s reports.Scenario) { printProgress(p, s, multi) }
+	results, err := runner.Run(ctx, opts)
+	if err != nil {
+		return harnessErr(err)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	rep := reports.New(reports.KindRun, version.String(), started)
+	rep.Finished = time.Now()
+	rep.Scenarios = results
+	rep.Command = "wsconform run " + shellJoin(args)
+	for _, t := range opts.Targets {
+		rep.Targets = append(rep.Targets, reports.Target{Name: t.Name, URL: t.URL, Reference: t.Reference})
+	}
+	rep.Dialects = dialectsOf(results)
+	if f.baseline != "" {
+		entries, err := runner.LoadBaseline(f.baseline)
+		if err != nil {
+			return usageErr("run: %v", err)
+		}
+		rep.Stale = runner.ApplyBaseline(rep.Scenarios, entries)
+	}
+	for i := range rep.Scenarios {
+		if s := &rep.Scenarios[i]; s.Verdict == reports.Failed || s.Verdict == reports.Error {
+			s.Rerun = rerunCommand(args, s.ID)
+		}
+	}
+	rep.Tally()
+	printSummary(p, rep)
+	if err := writeReports(rep, f.html, f.junit, f.json, stdout); err != nil {
+		return harnessErr(err)
+	}
+	return exitFor(rep)
+}
+
+// exitFor maps a report to the exit code: a real failure outranks errors
+// (the server is known to be wrong), errors alone are harness trouble.
+func exitFor(rep *reports.Report) error {
+	failed, errored := false, false
+	for _, s := range rep.Scenarios {
+		switch {
+		case s.Verdict == reports.Failed && s.Baselined == "":
+			failed = true
+		case s.Verdict == reports.Error:
+			errored = true
+		}
+	}
+	switch {
+	case failed:
+		return errFailed
+	case errored:
+		return &exitError{code: exitHarness}
+	}
+	return nil
+}
+
+func dialectsOf(results []reports.Scenario) []string {
+	set := map[string]bool{}
+	for _, s := range results {
+		set[s.Dialect] = true
+	}
+	var out []string
+	for _, d := range dialect.Names() {
+		if set[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// writeReports writes each requested report file.
+func writeReports(rep *reports.Report, html, junit, jsonPath string, stdout io.Writer) error {
+	outs := []struct {
+		path  string
+		write func(io.Writer, *reports.Report) error
+	}{{html, reports.WriteHTML}, {junit, reports.WriteJUnit}, {jsonPath, reports.WriteJSON}}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		if o.path == "-" {
+			if err := o.write(stdout, rep); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := writeFile(o.path, func(w io.Writer) error { return o.write(w, rep) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile writes through a temporary file and renames it, so a reader
+// never sees half a report.
+func writeFile(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(dirOf(path), ".wsconform-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[:i+1]
+	}
+	return "."
+}
+
+// rerunCommand is the command line that runs only one scenario again: the
+// original arguments without tag, list and report flags, plus its id.
+func rerunCommand(args []string, id string) string {
+	drop := map[string]bool{"--tags": true, "--html": true, "--junit": true, "--json": true, "--list": false}
+	var kept []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(a, "=")
+		if takes, ok := drop[name]; ok {
+			if takes && !hasValue {
+				i++
+			}
+			continue
+		}
+		kept = append(kept, a)
+	}
+	id, _, _ = strings.Cut(id, "#")
+	kept = append(kept, "--tags", "@id:"+id)
+	return "wsconform run " + shellJoin(kept)
+}
+
+// shellJoin quotes arguments for a POSIX shell.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r))
+		}) < 0 {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}
+
+// redactURL hides credentials in a URL for printing.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = url.User("…")
+	return u.String()
+}
+
+func sortedKeys[M ~map[K]V, K ~string, V any](m M) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/wsconform/wsconform/internal/console"
+	"github.com/wsconform/wsconform/internal/runner"
+	"github.com/wsconform/wsconform/reports"
+)
+
+// verdictMark is the glyph and color of a verdict in the console.
+func printVerdictWord(p *console.Printer, v reports.Verdict) {
+	word := fmt.Sprintf("%-10s", v)
+	switch v {
+	case reports.Passed:
+		p.Pass("✓ %s", word)
+	case reports.NonStrict:
+		p.Warn("~ %s", word)
+	case reports.Skipped:
+		p.Dim("- %s", word)
+	default:
+		p.Fail("✗ %s", word)
+	}
+}
+
+// printProgress prints one line per finished scenario, and for a failure
+// the reason with expected vs actual.
+func printProgress(p *console.Printer, s reports.Scenario, multi bool) {
+	printVerdictWord(p, s.Verdict)
+	p.Printf(" %s", s.ID)
+	if multi {
+		p.Dim(" [%s]", s.Target)
+	}
+	p.Dim("  %s", s.Name)
+	if s.Duration > 0 {
+		p.Dim(" (%s)", s.Duration.Round(time.Millisecond))
+	}
+	p.Printf("\n")
+	if s.Verdict == reports.Passed || s.Verdict == reports.Skipped {
+		return
+	}
+	printReason(p, s)
+}
+
+func printReason(p *console.Printer, s reports.Scenario) {
+	for _, st := range s.Steps {
+		if st.Status != "failed" {
+			continue
+		}
+		p.Printf("    %s %s\n", st.Keyword, st.Text)
+		p.Fail("      %s\n", st.Error)
+		if st.Expected != "" || st.Actual != "" {
+			p.Printf("      expected: %s\n      actual:   %s\n", st.Expected, st.Actual)
+		}
+		return
+	}
+	if s.Reason != "" {
+		p.Printf("    %s\n", s.Reason)
+	}
+	for _, f := range s.Findings {
+		if f.Dir == "s2c" && f.Severity > 0 {
+			p.Finding(f.Finding, "")
+		}
+	}
+}
+
+// printSummary prints the counts per target, the failures with the command
+// that re-runs each, stale baseline entries, and the verdict.
+func printSummary(p *console.Printer, rep *reports.Report) {
+	p.Printf("\n")
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "target\tpassed\tnon-strict\tfailed\tskipped\terror\n")
+	for _, t := range rep.Targets {
+		c := map[reports.Verdict]int{}
+		for _, s := range rep.Scenarios {
+			if s.Target == t.Name {
+				c[s.Verdict]++
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", t.Name, c[reports.Passed], c[reports.NonStrict], c[reports.Failed], c[reports.Skipped], c[reports.Error])
+	}
+	tw.Flush()
+	p.Printf("%s", b.String())
+	var reruns []reports.Scenario
+	for _, s := range rep.Scenarios {
+		if s.Rerun != "" {
+			reruns = append(reruns, s)
+		}
+	}
+	if len(reruns) > 0 {
+		p.Printf("\nTo re-run a failed scenario:\n")
+		for _, s := range reruns {
+			p.Printf("  ")
+			printVerdictWord(p, s.Verdict)
+			if s.Baselined != "" {
+				p.Dim(" (baseline: %s)", s.Baselined)
+			}
+			p.Printf(" %s\n", s.Rerun)
+		}
+	}
+	for _, e := range rep.Stale {
+		p.Warn("\nstale baseline entry: %s now passes", e.ID)
+		if e.Target != "" {
+			p.Warn(" on %s", e.Target)
+		}
+		p.Printf(" (remove it from the baseline)\n")
+	}
+	p.Printf("\n")
+	switch rep.Verdict {
+	case reports.Passed:
+		p.Pass("PASS")
+	case reports.NonStrict:
+		p.Warn("PASS (non-strict)")
+	case reports.Failed:
+		p.Fail("FAIL")
+	default:
+		p.Fail("ERROR")
+	}
+	p.Printf("  %d scenarios in %s\n", len(rep.Scenarios), rep.Finished.Sub(rep.Started).Round(10*time.Millisecond))
+}
+
+// printCatalog is --list: every scenario with its id, level and tags.
+func printCatalog(p *console.Printer, cat *runner.Catalog) {
+	last := ""
+	for _, c := range cat.Cases {
+		if c.Dialect != last {
+			p.Bold("%s\n", c.Dialect)
+			last = c.Dialect
+		}
+		var tags []string
+		for _, t := range c.Tags {
+			if !strings.HasPrefix(t, "@id:") && t != "@must" && t != "@should" && t != "@"+c.Dialect {
+				tags = append(tags, t)
+			}
+		}
+		p.Printf("  %-52s %-6s %s", c.ID, c.Level, c.Name)
+		if len(tags) > 0 {
+			p.Dim("  %s", strings.Join(tags, " "))
+		}
+		p.Dim("  %s:%d\n", c.File, c.Line)
+	}
+	p.Printf("%d scenarios\n", len(cat.Cases))
+}
+
+// printSteps is --steps: the vocabulary with an example each.
+func printSteps(w io.Writer) {
+	fmt.Fprintln(w, "Steps (regular expressions; \"the client\" is client \"A\"):")
+	for _, s := range runner.Steps {
+		fmt.Fprintf(w, "\n  %s\n    e.g. %s\n", s.Pattern, s.Example)
+	}
+	fmt.Fprintln(w, "\nVariables: {name} in a path, docstring or value expands to a remembered value,")
+	fmt.Fprintln(w, "a --var, {unique} (a fresh token per scenario) or {scenario} (its id).")
+}

@@ -12,8 +12,8 @@ import (
 var htmlTemplate string
 
 var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"dur": func(d time.Duration) string { return d.Round(time.Millisecond).String() },
-	"ts":  func(t time.Time) string { return t.Format("2006-01-02 15:04:05 MST") },
+	"dur":   func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+	"ts":    func(t time.Time) string { return t.Format("2006-01-02 15:04:05 MST") },
 	"clock": func(t time.Time) string { return t.Format("15:04:05.000") },
 	"cell": func(r *Report, id, target string) *Scenario {
 		for i := range r.Scenarios {

@@ -202,6 +202,13 @@ func parseTarget(raw string) (runner.Target, error) {
 // execute runs the suite, prints progress and the summary, writes reports
 // and turns the verdict into an exit code.
 func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Writer, opts runner.Options, args []string) error {
+	var baseline []reports.BaselineEntry
+	if f.baseline != "" {
+		var err error
+		if baseline, err = runner.LoadBaseline(f.baseline); err != nil {
+			return usageErr("run: %v", err)
+		}
+	}
 	started := time.Now()
 	multi := len(opts.Targets) > 1
 	opts.Progress = func(s reports.Scenario) { printProgress(p, s, multi) }
@@ -220,13 +227,7 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 		rep.Targets = append(rep.Targets, reports.Target{Name: t.Name, URL: t.URL, Reference: t.Reference})
 	}
 	rep.Dialects = dialectsOf(results)
-	if f.baseline != "" {
-		entries, err := runner.LoadBaseline(f.baseline)
-		if err != nil {
-			return usageErr("run: %v", err)
-		}
-		rep.Stale = runner.ApplyBaseline(rep.Scenarios, entries)
-	}
+	rep.Stale = runner.ApplyBaseline(rep.Scenarios, baseline)
 	for i := range rep.Scenarios {
 		if s := &rep.Scenarios[i]; s.Verdict == reports.Failed || s.Verdict == reports.Error {
 			s.Rerun = rerunCommand(args, s.ID)

@@ -79,7 +79,11 @@ func parsePredicate(s string) (predicate, error) {
 			return present && !equal(v, want), "not " + show(want)
 		}
 	case strings.HasPrefix(s, "is "):
-		want := literal(strings.TrimPrefix(s, "is "))
+		raw := strings.TrimPrefix(s, "is ")
+		if _, err := decodeJSON(raw); err != nil && strings.ContainsAny(raw, " \t") {
+			return p, harnessf("predicate %q: unknown form; quote a string with spaces (is \"a b\")", s)
+		}
+		want := literal(raw)
 		p.test = func(v any, present bool) (bool, string) {
 			return present && equal(v, want), show(want)
 		}

@@ -216,9 +216,6 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	if err != nil {
 		return harnessErr(err)
 	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
 	rep := reports.New(reports.KindRun, version.String(), started)
 	rep.Finished = time.Now()
 	rep.Scenarios = results
@@ -237,6 +234,9 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	printSummary(p, rep)
 	if err := writeReports(rep, f.html, f.junit, f.json, stdout); err != nil {
 		return harnessErr(err)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err() // interrupted: the reports above hold what ran
 	}
 	return exitFor(rep)
 }

@@ -37,7 +37,7 @@ func parsePredicate(s string) (predicate, error) {
 	case reKind.MatchString(s):
 		want := reKind.FindStringSubmatch(s)[1]
 		p.test = func(v any, present bool) (bool, string) {
-			return present && kindIs(v, want), "a " + want
+			return present && kindIs(v, want), article(want) + want
 		}
 	case reCompare.MatchString(s):
 		m := reCompare.FindStringSubmatch(s)
@@ -91,6 +91,13 @@ func parsePredicate(s string) (predicate, error) {
 		return p, harnessf("unknown predicate %q (try: is V, is not V, exists, is absent, is a string, is at least N, has N items, contains V, is one of [..])", s)
 	}
 	return p, nil
+}
+
+func article(word string) string {
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an "
+	}
+	return "a "
 }
 
 func kindIs(v any, want string) bool {

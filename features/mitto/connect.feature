@@ -1,0 +1,76 @@
+@mitto
+Feature: Mitto connection
+  mitto.md §Backend → Frontend Messages: a connection is established with
+  connected {session_id, client_id, acp_server, is_running}.
+
+  mitto.md names no WebSocket path or session parameter. These features
+  connect to /ws (the reference server's path) and, to put a second client
+  into the same session, to /ws?session_id=ID with the session_id that
+  connected named. A connection without session_id starts a new session.
+
+  @id:mitto.connect.connected @must
+  Scenario: A new connection is greeted with connected
+    mitto.md §Backend → Frontend Messages: connected {session_id, client_id,
+    acp_server, is_running} says the connection is established.
+
+    Given a client connects
+    When the client receives "connected"
+    Then its "data.session_id" is a string
+    And its "data.client_id" is a string
+    And its "data.acp_server" is a string
+    And its "data.is_running" is a boolean
+
+  @id:mitto.connect.fresh-session-no-last-prompt @should
+  Scenario: A new session names no last user prompt
+    mitto.md §Key Field Descriptions / Delivery Verification Fields:
+    last_user_prompt_id and last_user_prompt_seq name the last user prompt of
+    the session. Interpretation: a session without any prompt leaves both out.
+
+    Given a client connects
+    When the client receives "connected"
+    Then its "data.last_user_prompt_id" is absent
+    And its "data.last_user_prompt_seq" is absent
+
+  @id:mitto.connect.second-client-joins @must
+  Scenario: A second client joins the same session with its own client_id
+    mitto.md §Backend → Frontend Messages: connected names the session and the
+    client; user_prompt {sender_id, is_mine} tells clients of one session
+    apart, so each connection has its own client_id. Interpretation: a client
+    joins a session with /ws?session_id=ID.
+
+    Given a client connects
+    And the client receives "connected"
+    And I remember its "data.session_id" as "sid"
+    And I remember its "data.client_id" as "a_id"
+    When client "B" connects to "/ws?session_id={sid}"
+    Then client "B" receives "connected"
+    And its "data.session_id" is "{sid}"
+    And its "data.client_id" is a string
+    And its "data.client_id" is not "{a_id}"
+
+  @id:mitto.connect.delivery-verification @should
+  Scenario: A reconnecting client learns the last user prompt of the session
+    mitto.md §Key Field Descriptions / Delivery Verification Fields: connected
+    includes last_user_prompt_id and last_user_prompt_seq so that a client
+    reconnecting from a zombie connection can verify its pending prompt was
+    delivered.
+
+    Given a client connects
+    And the client receives "connected"
+    And I remember its "data.session_id" as "sid"
+    And the client sends:
+      """
+      {"type": "prompt", "data": {"message": "delivery check", "prompt_id": "p-{unique}"}}
+      """
+    And the client receives "user_prompt" with:
+      """
+      {"data": {"prompt_id": "p-{unique}"}}
+      """
+    And I remember its "data.seq" as "up_seq"
+    And the client receives "prompt_complete"
+    When the client drops the connection
+    And the client reconnects to "/ws?session_id={sid}"
+    Then the client receives "connected"
+    And its "data.session_id" is "{sid}"
+    And its "data.last_user_prompt_id" is "p-{unique}"
+    And its "data.last_user_prompt_seq" is {up_seq}

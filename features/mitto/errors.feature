@@ -1,0 +1,89 @@
+@mitto
+Feature: Mitto errors for bad client input
+  mitto.md §Backend → Frontend Messages: error {message, code?} notifies the
+  client of an error. The spec does not say when it is sent.
+  Interpretation (every scenario here): a message the server cannot take is
+  answered with error {message} to its sender, and the connection and the
+  session stay usable; the codes are the server's own, so only the message is
+  checked.
+
+  Background:
+    Given a client connects
+    And the client receives "connected"
+
+  @id:mitto.errors.invalid-json @should
+  Scenario: Text that is not JSON is answered with error
+    mitto.md §Message Envelope: every message is a JSON envelope {type, data}.
+
+    When the client sends the text:
+      """
+      {"type": "prompt", "data": 
+      """
+    Then the client receives "error"
+    And its "data.message" is a string
+    And the client stays connected
+    When the client sends:
+      """
+      {"type": "keepalive", "data": {"client_time": 1}}
+      """
+    Then the client receives "keepalive_ack"
+
+  @id:mitto.errors.unknown-type @should
+  Scenario: A message type the client may not send is answered with error
+    mitto.md §Frontend → Backend Messages lists the types a frontend sends.
+
+    When the client sends:
+      """
+      {"type": "prompt_complete", "data": {"event_count": 1, "max_seq": 1}}
+      """
+    Then the client receives "error"
+    And its "data.message" is a string
+    When the client sends:
+      """
+      {"type": "keepalive", "data": {"client_time": 1}}
+      """
+    Then the client receives "keepalive_ack"
+
+  @id:mitto.errors.missing-envelope-data @should
+  Scenario: A message without its data object is answered with error
+    mitto.md §Message Envelope: {type, data}; load_events carries its
+    parameters in data.
+
+    When the client sends:
+      """
+      {"type": "rename_session"}
+      """
+    Then the client receives "error"
+    And its "data.message" is a string
+
+  @id:mitto.errors.prompt-without-id @should
+  Scenario: A prompt without prompt_id is refused and not run
+    mitto.md §Frontend → Backend Messages: prompt {message, image_ids?,
+    prompt_id}; prompt_id is required (prompt_received acknowledges it).
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "no id"}}
+      """
+    Then the client receives "error"
+    And the client receives no "user_prompt" within 300ms
+
+  @id:mitto.errors.binary-frame @should
+  Scenario: A binary frame is answered with error
+    mitto.md §Message Envelope: messages are JSON; a binary frame is not one.
+
+    When the client sends a binary frame of 16 bytes
+    Then the client receives "error"
+    And the client stays connected for 200ms
+
+  @id:mitto.errors.bad-limit @should
+  Scenario: A load_events limit that is not a positive integer is refused
+    mitto.md §load_events Parameters: limit is an int, the maximum number of
+    events to return.
+
+    When the client sends:
+      """
+      {"type": "load_events", "data": {"limit": "ten"}}
+      """
+    Then the client receives "error"
+    And the client receives no "events_loaded" within 300ms

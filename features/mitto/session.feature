@@ -1,0 +1,176 @@
+@mitto
+Feature: Mitto cancel and rename_session
+  mitto.md §Frontend → Backend Messages: cancel {} cancels the current agent
+  operation; rename_session {name} renames the current session.
+
+  Background:
+    Given a client connects
+    And the client receives "connected"
+    And I remember its "data.session_id" as "sid"
+
+  @id:mitto.cancel.mid-turn @must @scripted
+  Scenario: cancel stops a running turn, which ends with prompt_complete
+    mitto.md §Frontend → Backend Messages: cancel cancels the current agent
+    operation; §Backend → Frontend Messages: prompt_complete says the agent
+    finished responding.
+
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/slow 30", "prompt_id": "p-{unique}"}}
+      """
+    And the client receives "agent_message"
+    When the client sends:
+      """
+      {"type": "cancel", "data": {}}
+      """
+    Then the client receives "prompt_complete" within 1s
+    And the client receives no "agent_message" within 300ms
+    When the client sends:
+      """
+      {"type": "keepalive", "data": {"client_time": 5}}
+      """
+    Then the client receives "keepalive_ack"
+    And its "data.is_prompting" is false
+
+  @id:mitto.cancel.other-client-sees-end @must @scripted
+  Scenario: A turn cancelled by one client ends for every client
+    mitto.md §Frontend → Backend Messages: cancel cancels the current agent
+    operation of the session; prompt_complete reaches every client.
+
+    Given client "B" connects to "/ws?session_id={sid}"
+    And client "B" receives "connected"
+    And the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/slow 30", "prompt_id": "p-{unique}"}}
+      """
+    And client "B" receives "agent_message"
+    When client "B" sends:
+      """
+      {"type": "cancel", "data": {}}
+      """
+    Then client "B" receives "prompt_complete" within 1s
+    And the client receives "prompt_complete" within 1s
+    And the client receives no "agent_message" within 300ms
+
+  @id:mitto.cancel.tool-fails @should @scripted
+  Scenario: cancel while a tool waits for permission dismisses it and fails the tool call
+    mitto.md §Backend → Frontend Messages: ui_prompt_dismiss dismisses the
+    active prompt on cancel. Interpretation: the tool call that waited for the
+    permission ends with tool_update status "failed".
+
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/tool deploy", "prompt_id": "p-{unique}"}}
+      """
+    And the client receives "tool_call"
+    And I remember its "data.id" as "tool"
+    And the client receives "ui_prompt"
+    And I remember its "data.request_id" as "rid"
+    When the client sends:
+      """
+      {"type": "cancel", "data": {}}
+      """
+    Then the client receives "ui_prompt_dismiss"
+    And its "data.request_id" is "{rid}"
+    And the client receives "tool_update" with:
+      """
+      {"data": {"id": "{tool}", "status": "failed"}}
+      """
+    And the client receives "prompt_complete"
+
+  @id:mitto.cancel.then-prompt @must @scripted
+  Scenario: After a cancel the session takes the next prompt
+    mitto.md §Frontend → Backend Messages: cancel cancels the current
+    operation only; the session goes on with the next prompt.
+
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/slow 30", "prompt_id": "p1-{unique}"}}
+      """
+    And the client receives "agent_message"
+    And the client sends:
+      """
+      {"type": "cancel", "data": {}}
+      """
+    And the client receives "prompt_complete"
+    And I remember its "data.max_seq" as "max"
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "after cancel", "prompt_id": "p2-{unique}"}}
+      """
+    Then the client receives "user_prompt" with:
+      """
+      {"data": {"prompt_id": "p2-{unique}"}}
+      """
+    And its "data.seq" is greater than {max}
+    And the client receives "agent_message"
+    And the client receives "prompt_complete"
+
+  @id:mitto.cancel.idle @should
+  Scenario: cancel with nothing running is refused and changes nothing
+    mitto.md §Frontend → Backend Messages: cancel cancels the current agent
+    operation. Interpretation: with no operation running the server answers
+    error and the session is unchanged.
+
+    When the client sends:
+      """
+      {"type": "cancel", "data": {}}
+      """
+    Then the client receives "error"
+    And the client receives no "prompt_complete" within 300ms
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "still fine", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "prompt_complete"
+
+  @id:mitto.rename.accepted @must
+  Scenario: rename_session is accepted and the session goes on
+    mitto.md §Frontend → Backend Messages: rename_session {name} renames the
+    current session. The spec defines no reply, so none is expected; the
+    rename must not be refused and the session stays usable.
+
+    When the client sends:
+      """
+      {"type": "rename_session", "data": {"name": "Release planning {unique}"}}
+      """
+    Then the client receives no "error" within 300ms
+    And the client stays connected
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "named now", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "prompt_complete"
+
+  @id:mitto.rename.other-client-unaffected @must
+  Scenario: A rename from one client does not disturb another client of the session
+    mitto.md §Frontend → Backend Messages: rename_session renames the current
+    session, which every client shares; no client gets an error for it.
+
+    Given client "B" connects to "/ws?session_id={sid}"
+    And client "B" receives "connected"
+    When client "B" sends:
+      """
+      {"type": "rename_session", "data": {"name": "Shared {unique}"}}
+      """
+    Then client "B" receives no "error" within 300ms
+    And the client has received no "error"
+    When the client sends:
+      """
+      {"type": "keepalive", "data": {"client_time": 6}}
+      """
+    Then the client receives "keepalive_ack"
+    And its "data.status" is one of ["active", "completed", "error"]
+
+  @id:mitto.rename.empty-name @should
+  Scenario: An empty session name is refused
+    mitto.md §Frontend → Backend Messages: rename_session {name}.
+    Interpretation: a name that is empty after trimming names nothing and is
+    refused with error.
+
+    When the client sends:
+      """
+      {"type": "rename_session", "data": {"name": "   "}}
+      """
+    Then the client receives "error"
+    And its "data.message" is a string

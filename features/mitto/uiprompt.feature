@@ -1,0 +1,297 @@
+@mitto
+Feature: Mitto UI prompts
+  mitto.md §Unified UI Prompt System: the server asks with ui_prompt
+  {request_id, prompt_type, question, options[], blocking, …}, the client
+  answers with ui_prompt_answer {request_id, option_id, label}, and
+  ui_prompt_dismiss {request_id} closes a prompt (timeout/cancel).
+
+  Background:
+    Given a client connects
+    And the client receives "connected"
+    And I remember its "data.session_id" as "sid"
+
+  @id:mitto.uiprompt.permission-allow @must @scripted
+  Scenario: A permission prompt answered with allow lets the tool run
+    mitto.md §Unified UI Prompt System: a permission ui_prompt (ACP agent,
+    blocking) offers allow_once and reject_once and names its tool call with
+    tool_call_id; ui_prompt_answer returns the chosen option id.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/tool deploy", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "tool_call"
+    And I remember its "data.id" as "tool"
+    And the client receives "ui_prompt" with:
+      """
+      {"data": {"prompt_type": "permission", "blocking": true, "tool_call_id": "{tool}"}}
+      """
+    And its "data.request_id" is a string
+    And its "data.question" is a string
+    And its "data.options" contains {"id": "allow_once", "kind": "allow_once"}
+    And its "data.options" contains {"id": "reject_once", "kind": "reject_once"}
+    And I remember its "data.request_id" as "rid"
+    When the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "allow_once", "label": "Allow"}}
+      """
+    Then the client receives, in order:
+      | tool_update     | {"data": {"id": "{tool}", "status": "in_progress"}} |
+      | tool_update     | {"data": {"id": "{tool}", "status": "completed"}}   |
+      | agent_message   |                                                     |
+      | prompt_complete |                                                     |
+    And the client has received no "ui_prompt_dismiss"
+
+  @id:mitto.uiprompt.permission-deny @must @scripted
+  Scenario: A permission prompt answered with deny fails the tool call
+    mitto.md §Unified UI Prompt System / Option Properties: reject_once denies
+    the permission request. Interpretation: the denied tool call ends with
+    tool_update status "failed" and the agent goes on.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/tool rm", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "tool_call"
+    And I remember its "data.id" as "tool"
+    And the client receives "ui_prompt"
+    And I remember its "data.request_id" as "rid"
+    When the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "reject_once", "label": "Deny"}}
+      """
+    Then the client receives, in order:
+      | tool_update     | {"data": {"id": "{tool}", "status": "failed"}} |
+      | agent_message   |                                                |
+      | prompt_complete |                                                |
+    And the client has received no "tool_update" where "data.status" is "completed"
+
+  @id:mitto.uiprompt.yes-no @must @scripted
+  Scenario: A yes_no question is answered and the agent continues
+    mitto.md §Unified UI Prompt System / Prompt Types: yes_no is a blocking
+    two-button question; the answer returns the chosen option's id.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/ask Shall we continue?", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "ui_prompt" with:
+      """
+      {"data": {"prompt_type": "yes_no", "blocking": true}}
+      """
+    And its "data.options" has 2 items
+    And I remember its "data.request_id" as "rid"
+    And I remember its "data.options.0.id" as "opt"
+    And I remember its "data.options.0.label" as "label"
+    When the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "{opt}", "label": "{label}"}}
+      """
+    Then the client receives "agent_message"
+    And the client receives "prompt_complete"
+
+  @id:mitto.uiprompt.select @must @scripted
+  Scenario: A select question offers at most 10 options and takes one of them
+    mitto.md §Unified UI Prompt System / Prompt Types: select is a blocking
+    dropdown selection of at most 10 options.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/ask select Pick a colour", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "ui_prompt" with:
+      """
+      {"data": {"prompt_type": "select", "blocking": true}}
+      """
+    And its "data.options.0.id" is a string
+    And its "data.options.0.label" is a string
+    And its "data.options.10" is absent
+    And I remember its "data.request_id" as "rid"
+    And I remember its "data.options.1.id" as "opt"
+    And I remember its "data.options.1.label" as "label"
+    When the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "{opt}", "label": "{label}"}}
+      """
+    Then the client receives "prompt_complete"
+
+  @id:mitto.uiprompt.options-buttons @must @scripted
+  Scenario: An options_buttons question offers at most 4 buttons
+    mitto.md §Unified UI Prompt System / Prompt Types: options_buttons is a
+    blocking multiple choice of at most 4 buttons.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/ask multiselect Which ones?", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "ui_prompt" with:
+      """
+      {"data": {"prompt_type": "options_buttons", "blocking": true}}
+      """
+    And its "data.options.4" is absent
+    And I remember its "data.request_id" as "rid"
+    And I remember its "data.options.0.id" as "opt"
+    When the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "{opt}", "label": "first"}}
+      """
+    Then the client receives "prompt_complete"
+
+  @id:mitto.uiprompt.action-buttons-non-blocking @must @scripted
+  Scenario: Follow-up action_buttons do not block the turn
+    mitto.md §Unified UI Prompt System / Prompt Types: action_buttons are
+    suggested follow-up prompts and are not blocking, so the agent finishes
+    its turn without an answer.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/ask action_buttons What next?", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "ui_prompt" with:
+      """
+      {"data": {"prompt_type": "action_buttons", "blocking": false}}
+      """
+    And the client receives "prompt_complete"
+
+  @id:mitto.uiprompt.dismiss-on-cancel @must @scripted
+  Scenario: Cancelling the turn dismisses its open prompt
+    mitto.md §Backend → Frontend Messages: ui_prompt_dismiss {request_id}
+    dismisses the active UI prompt on timeout or cancel, naming the request_id
+    of that prompt.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/ask Are you sure?", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "ui_prompt"
+    And I remember its "data.request_id" as "rid"
+    When the client sends:
+      """
+      {"type": "cancel", "data": {}}
+      """
+    Then the client receives "ui_prompt_dismiss"
+    And its "data.request_id" is "{rid}"
+    And the client receives "prompt_complete"
+
+  @id:mitto.uiprompt.dismiss-other-client @should @scripted
+  Scenario: A prompt answered in one client is dismissed in the other
+    mitto.md §Backend → Frontend Messages: ui_prompt_dismiss dismisses the
+    active UI prompt. Interpretation: once one client of the session answered
+    a prompt, it is no longer active, so the server dismisses it on the other
+    clients (a second tab closes it).
+
+    Given client "B" connects to "/ws?session_id={sid}"
+    And client "B" receives "connected"
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/ask Deploy now?", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "ui_prompt"
+    And I remember its "data.request_id" as "rid"
+    And client "B" receives "ui_prompt" with:
+      """
+      {"data": {"request_id": "{rid}"}}
+      """
+    When client "B" sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "yes", "label": "Yes"}}
+      """
+    Then the client receives "ui_prompt_dismiss"
+    And its "data.request_id" is "{rid}"
+    And the client receives "prompt_complete"
+    And client "B" receives "prompt_complete"
+
+  @id:mitto.uiprompt.answer-unknown-request @should
+  Scenario: An answer naming no open prompt is refused with error
+    mitto.md §Unified UI Prompt System: ui_prompt_answer names the request_id
+    of a ui_prompt. Interpretation: an answer for a request_id the server
+    never asked is answered with error {message}, and the connection stays
+    usable.
+
+    When the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "never-asked-{unique}", "option_id": "yes", "label": "Yes"}}
+      """
+    Then the client receives "error"
+    And its "data.message" is a string
+    When the client sends:
+      """
+      {"type": "keepalive", "data": {"client_time": 1}}
+      """
+    Then the client receives "keepalive_ack"
+
+  @id:mitto.uiprompt.answer-twice @should @scripted
+  Scenario: A second answer to an answered prompt is refused
+    mitto.md §Backend → Frontend Messages: ui_prompt_dismiss closes the active
+    prompt. Interpretation: an answered prompt is no longer open, so a second
+    answer (another tab's late click) is refused with error and changes
+    nothing.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/ask Really?", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "ui_prompt"
+    And I remember its "data.request_id" as "rid"
+    When the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "yes", "label": "Yes"}}
+      """
+    And the client receives "prompt_complete"
+    And the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "no", "label": "No"}}
+      """
+    Then the client receives "error"
+    And the client receives no "agent_message" within 300ms
+
+  @id:mitto.uiprompt.answer-invalid-option @should @scripted
+  Scenario: An answer with an option_id the prompt did not offer is refused
+    mitto.md §Unified UI Prompt System / Option Properties: id is the
+    machine-readable identifier returned in the response. Interpretation: an
+    option_id the prompt did not offer is refused with error and the prompt
+    stays open for a valid answer.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/ask Go?", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "ui_prompt"
+    And I remember its "data.request_id" as "rid"
+    When the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "maybe-{unique}", "label": "Maybe"}}
+      """
+    Then the client receives "error"
+    And the client receives no "ui_prompt_dismiss" within 200ms
+    When the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "yes", "label": "Yes"}}
+      """
+    Then the client receives "prompt_complete"
+
+  @id:mitto.uiprompt.legacy-permission-answer @should @scripted
+  Scenario: The legacy permission_answer still answers a permission prompt
+    mitto.md §Frontend → Backend Messages: permission_answer {request_id,
+    approved} is the legacy answer, superseded by ui_prompt_answer but still
+    listed.
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/tool build", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "ui_prompt" with:
+      """
+      {"data": {"prompt_type": "permission"}}
+      """
+    And I remember its "data.request_id" as "rid"
+    And I remember its "data.tool_call_id" as "tool"
+    When the client sends:
+      """
+      {"type": "permission_answer", "data": {"request_id": "{rid}", "approved": true}}
+      """
+    Then the client receives "tool_update" with:
+      """
+      {"data": {"id": "{tool}", "status": "completed"}}
+      """
+    And the client receives "prompt_complete"

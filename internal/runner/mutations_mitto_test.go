@@ -1,0 +1,20 @@
+package runner
+
+func init() {
+	catchers["mitto"] = map[string][]string{
+		"mitto-max-seq-below-seq":        {"mitto.prompt.turn", "mitto.prompt.user-prompt-mine"},
+		"mitto-seq-swapped":              {"mitto.prompt.turn", "mitto.prompt.second-client-sees-turn"},
+		"mitto-tool-update-twice":        {"mitto.prompt.tool-call"},
+		"mitto-is-mine-inverted":         {"mitto.prompt.user-prompt-mine", "mitto.prompt.broadcast"},
+		"mitto-page-overlaps-before-seq": {"mitto.load.before-seq"},
+		"mitto-page-over-limit":          {"mitto.load.limit", "mitto.load.default-limit"},
+		"mitto-first-seq-off":            {"mitto.load.initial"},
+		"mitto-loaded-newest-first":      {"mitto.load.initial", "mitto.load.after-seq"},
+		"mitto-replay-retyped":           {"mitto.load.tool-events-stored"},
+		"mitto-has-more-always":          {"mitto.load.initial", "mitto.load.after-max-seq-empty"},
+		"mitto-keepalive-max-seq-zero":   {"mitto.keepalive.max-seq", "mitto.sync.gap-after-reconnect"},
+		"mitto-prompt-complete-no-count": {"mitto.prompt.turn", "mitto.prompt.second-client-sees-turn"},
+		"mitto-dismiss-wrong-id":         {"mitto.uiprompt.dismiss-on-cancel"},
+		"mitto-ack-wrong-prompt-id":      {"mitto.prompt.received"},
+	}
+}

@@ -37,7 +37,6 @@ type client struct {
 	name string
 	id   string // connection id in the check session: name#n
 	url  string
-	ref  string // the path as the feature named it, for reconnects
 	conn *websocket.Conn
 
 	mu     sync.Mutex

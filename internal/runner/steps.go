@@ -44,6 +44,7 @@ var Steps = []Step{
 	{`^I (GET|POST|PUT|PATCH|DELETE) "([^"]+)"$`, `When I GET "/health"`, stepHTTP},
 	{`^I (GET|POST|PUT|PATCH|DELETE) "([^"]+)" with:$`, `When I POST "/auth/login" with: (a JSON docstring)`, stepHTTPWith},
 	{`^the HTTP status is (\d+)$`, `Then the HTTP status is 200`, stepStatus},
+	{`^the HTTP status is ([1-5])xx$`, `Then the HTTP status is 2xx`, stepStatusClass},
 	{`^I wait (\S+)$`, `And I wait 200ms`, stepWait},
 }
 

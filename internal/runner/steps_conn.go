@@ -48,8 +48,8 @@ func (w *World) connect(ctx context.Context, name, path string) (*client, error)
 	if err != nil {
 		return nil, err
 	}
-	c.ref = path
 	w.clients[name] = c
+	w.lastRef[name] = path
 	return c, nil
 }
 
@@ -61,9 +61,7 @@ func stepConnect(ctx context.Context, name, path string) error {
 func stepReconnect(ctx context.Context, name, path string) error {
 	w := worldOf(ctx)
 	if path == "" {
-		if c, ok := w.clients[clientName(name)]; ok {
-			path = c.ref
-		}
+		path = w.lastRef[clientName(name)]
 	}
 	_, err := w.connect(ctx, name, path)
 	return err

@@ -98,3 +98,17 @@ func stepStatus(ctx context.Context, code string) error {
 	}
 	return nil
 }
+
+// stepStatusClass tests the class of a status: specs that name endpoints
+// but not their codes (hostd) let a server answer an accepted input 200 or
+// 202 and a refused login 401 or 403.
+func stepStatusClass(ctx context.Context, class string) error {
+	w := worldOf(ctx)
+	if w.status == 0 {
+		return harnessf("no HTTP request was made before")
+	}
+	if strconv.Itoa(w.status/100) != class {
+		return failf(class+"xx", fmt.Sprintf("HTTP %d", w.status), "%s: wrong status class", w.lastDesc)
+	}
+	return nil
+}

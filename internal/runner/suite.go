@@ -239,7 +239,7 @@ func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
 func (r *run) newWorld(sc *scenarioRun) (*World, error) {
 	d, err := dialect.Get(sc.c.Dialect)
 	w := &World{sc: sc, d: d, to: r.opts.Timeouts, vars: map[string]string{}, headers: http.Header{},
-		clients: map[string]*client{}, conns: map[string]int{}, cancel: func() {}, started: time.Now()}
+		clients: map[string]*client{}, conns: map[string]int{}, lastRef: map[string]string{}, cancel: func() {}, started: time.Now()}
 	for _, st := range sc.c.pickle.Steps {
 		w.steps = append(w.steps, reports.Step{Keyword: r.cat.keyword(st), Text: st.Text, Status: "skipped"})
 		w.stepIDs = append(w.stepIDs, st.Id)

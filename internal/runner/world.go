@@ -29,7 +29,8 @@ type World struct {
 	vars    map[string]string
 	headers http.Header
 	clients map[string]*client
-	conns   map[string]int // connections opened per client name
+	conns   map[string]int    // connections opened per client name
+	lastRef map[string]string // the path each client name last connected to
 	steps   []reports.Step
 	stepIDs []string
 

@@ -1,0 +1,152 @@
+@hostd
+Feature: hostd logins, access tokens and host tokens
+  hostd-mvp.md §HTTP Endpoints and §WebSocket Endpoints: an app logs in with
+  POST /auth/login and opens /ws/app with the access token it got; a host
+  daemon opens /ws/host with its host_id and host token. A connection with
+  a missing or wrong credential is refused (hostd-mvp.md has no error
+  message: a refusal is an HTTP status or a close code).
+
+  @id:hostd.auth.login-returns-token @must
+  Scenario: Logging in returns an access token
+    hostd-mvp.md §HTTP Endpoints: POST /auth/login answers { "access_token": "..." }.
+    Interpretation: the spec names no request body; the credentials are sent
+    as {"username", "password"} (--var user=… --var password=… for another
+    server).
+
+    When I POST "/auth/login" with:
+      """
+      {"username": "{user}", "password": "{password}"}
+      """
+    Then the HTTP status is 2xx
+    And its "access_token" is a string
+    And its "access_token" is not ""
+
+  @id:hostd.auth.login-wrong-password-refused @must
+  Scenario: Logging in with a wrong password is refused
+    hostd-mvp.md §HTTP Endpoints: POST /auth/login gives an access token to a
+    user who proves who they are. Interpretation: wrong credentials get a 4xx
+    status and no access_token.
+
+    When I POST "/auth/login" with:
+      """
+      {"username": "{user}", "password": "wrong-{unique}"}
+      """
+    Then the HTTP status is 4xx
+    And its "access_token" is absent
+
+  @id:hostd.auth.login-wrong-password-401 @should
+  Scenario: A refused login is answered 401
+    hostd-mvp.md §HTTP Endpoints: POST /auth/login. Interpretation: wrong
+    credentials are 401 Unauthorized (RFC 9110 §15.5.2), as the input
+    endpoint's Bearer auth also uses.
+
+    When I POST "/auth/login" with:
+      """
+      {"username": "nobody-{unique}", "password": "{password}"}
+      """
+    Then the HTTP status is 401
+
+  @id:hostd.auth.app-with-token-accepted @must
+  Scenario: An app with the access token it logged in with is accepted
+    hostd-mvp.md §WebSocket Endpoints: App/PWA GET /ws/app?token=<access_token>.
+
+    Given I POST "/auth/login" with:
+      """
+      {"username": "{user}", "password": "{password}"}
+      """
+    And the HTTP status is 2xx
+    And I remember its "access_token" as "token"
+    When client "app" connects to "/ws/app?token={token}"
+    Then client "app" stays connected for 300ms
+
+  @id:hostd.auth.app-without-token-refused @must
+  Scenario: An app without a token is refused
+    hostd-mvp.md §WebSocket Endpoints: the app authenticates with
+    ?token=<access_token> ("the app uses query params for auth in MVP").
+    Interpretation: the refusal is an HTTP error on the handshake or a close
+    right after it.
+
+    Then client "app" connecting to "/ws/app" is rejected
+
+  @id:hostd.auth.app-bad-token-refused @must
+  Scenario: An app with a token the server never issued is refused
+    hostd-mvp.md §WebSocket Endpoints: GET /ws/app?token=<access_token>, the
+    token POST /auth/login returned.
+
+    Then client "app" connecting to "/ws/app?token=at-forged-{unique}" is rejected
+
+  @id:hostd.auth.app-host-token-refused @should
+  Scenario: The host token is not an app access token
+    hostd-mvp.md §WebSocket Endpoints: apps use an access_token from
+    POST /auth/login, hosts a host_token. Interpretation: the two credentials
+    are separate, so the host token does not open /ws/app.
+
+    Then client "app" connecting to "/ws/app?token={host_token}" is rejected
+
+  @id:hostd.auth.host-accepted @must
+  Scenario: A host with its host_id and the host token is accepted
+    hostd-mvp.md §WebSocket Endpoints: Host daemon
+    GET /ws/host?host_id=<id>&host_token=<token>.
+
+    When client "host" connects to "/ws/host?host_id=host-{unique}&host_token={host_token}"
+    Then client "host" stays connected for 300ms
+
+  @id:hostd.auth.host-bad-token-refused @must
+  Scenario: A host with a wrong host token is refused
+    hostd-mvp.md §WebSocket Endpoints: /ws/host?host_id=<id>&host_token=<token>;
+    a wrong host token does not connect a host.
+
+    Then client "host" connecting to "/ws/host?host_id=host-{unique}&host_token=wrong-{unique}" is rejected
+
+  @id:hostd.auth.host-missing-token-refused @must
+  Scenario: A host without a host token is refused
+    hostd-mvp.md §WebSocket Endpoints: /ws/host?host_id=<id>&host_token=<token>.
+
+    Then client "host" connecting to "/ws/host?host_id=host-{unique}" is rejected
+
+  @id:hostd.auth.host-app-token-refused @should
+  Scenario: An app access token is not a host token
+    hostd-mvp.md §WebSocket Endpoints: hosts authenticate with host_token,
+    apps with an access_token. Interpretation: logging in as a user does not
+    let a client act as a host daemon.
+
+    Given I POST "/auth/login" with:
+      """
+      {"username": "{user}", "password": "{password}"}
+      """
+    And the HTTP status is 2xx
+    And I remember its "access_token" as "token"
+    Then client "host" connecting to "/ws/host?host_id=host-{unique}&host_token={token}" is rejected
+
+  @id:hostd.auth.host-missing-host-id-refused @should
+  Scenario: A host without a host_id is refused
+    hostd-mvp.md §WebSocket Endpoints: /ws/host?host_id=<id>&host_token=<token>;
+    §Identifiers: host_id identifies the host machine. Interpretation: without
+    it the server cannot route commands, so it refuses the connection.
+
+    Then client "host" connecting to "/ws/host?host_token={host_token}" is rejected
+
+  @id:hostd.auth.input-without-token-refused @must
+  Scenario: An input without a Bearer token is refused
+    hostd-mvp.md §HTTP Endpoints: POST /runs/:run_id/input (Bearer auth).
+    Interpretation: 401 Unauthorized (RFC 6750 §3), checked before the run
+    is looked up.
+
+    When I POST "/runs/run-{unique}/input" with:
+      """
+      {"input_id": "00000000-0000-4000-8000-{unique}", "text": "hello\n"}
+      """
+    Then the HTTP status is 401
+
+  @id:hostd.auth.input-bad-token-refused @must
+  Scenario: An input with a Bearer token the server never issued is refused
+    hostd-mvp.md §HTTP Endpoints: POST /runs/:run_id/input (Bearer auth).
+    Interpretation: 401 Unauthorized (RFC 6750 §3.1 invalid_token), checked
+    before the run is looked up.
+
+    Given I use the header "Authorization" with "Bearer at-forged-{unique}"
+    When I POST "/runs/run-{unique}/input" with:
+      """
+      {"input_id": "00000000-0000-4000-8000-{unique}", "text": "hello\n"}
+      """
+    Then the HTTP status is 401

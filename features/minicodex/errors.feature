@@ -1,0 +1,322 @@
+@minicodex
+Feature: MiniCodex error codes
+  minicodex-v1.md §Semantics: Errors: invalid commands elicit an Error
+  {code, message, details?} and do not transition state. §Error codes lists
+  INVALID_COMMAND, MISSING_FIELD, BAD_ARGUMENT, STALE_RUN_ID, NOT_RUNNING,
+  BUSY, UNKNOWN_CALL_ID and APPROVAL_CONFLICT; each scenario provokes one.
+  (REPLAY_WINDOW_EXCEEDED is in resume.feature, the handshake's errors in
+  connect.feature.)
+
+  Background:
+    Given a client connects
+    And the client sends:
+      """
+      {"type": "hello", "v": "1.0.0"}
+      """
+    And the client receives "snapshot"
+
+  @id:minicodex.errors.invalid-command-unknown-type @must
+  Scenario: A command of an unknown type is INVALID_COMMAND, answered with its req_id
+    minicodex-v1.md §Error codes: INVALID_COMMAND; §Envelope: req_id correlates
+    a command with its CommandAccepted/Error, so the error carries the
+    command's req_id. The connection stays usable.
+
+    When the client sends:
+      """
+      {"type": "dance", "req_id": "r-dance-{unique}"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "INVALID_COMMAND", "req_id": "r-dance-{unique}"}
+      """
+    And its "message" is a string
+    When the client sends:
+      """
+      {"type": "ping", "req_id": "r-alive"}
+      """
+    Then the client receives "accepted" with:
+      """
+      {"req_id": "r-alive"}
+      """
+
+  @id:minicodex.errors.invalid-command-no-type @should
+  Scenario: A message without a type is INVALID_COMMAND
+    minicodex-v1.md §Envelope: every message has type (the discriminator).
+    Interpretation: a message without one is not a command at all:
+    INVALID_COMMAND rather than MISSING_FIELD.
+
+    When the client sends:
+      """
+      {"text": "no type", "req_id": "r-notype"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "INVALID_COMMAND"}
+      """
+
+  @id:minicodex.errors.invalid-command-not-json @should
+  Scenario: A text frame that is not JSON is INVALID_COMMAND
+    minicodex-v1.md §Envelope: all messages are JSON objects. Interpretation:
+    a frame that does not parse is answered INVALID_COMMAND and the
+    connection stays open.
+
+    When the client sends the text:
+      """
+      {"type": "ping",
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "INVALID_COMMAND"}
+      """
+    And the client stays connected for 200ms
+
+  @id:minicodex.errors.invalid-command-not-object @should
+  Scenario: A JSON value that is not an object is INVALID_COMMAND
+    minicodex-v1.md §Envelope: all messages are JSON objects. Interpretation:
+    an array is answered INVALID_COMMAND.
+
+    When the client sends the text:
+      """
+      [{"type": "ping"}]
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "INVALID_COMMAND"}
+      """
+
+  @id:minicodex.errors.invalid-command-binary @should
+  Scenario: A binary frame is INVALID_COMMAND
+    minicodex-v1.md §Envelope: all messages are JSON objects. Interpretation:
+    a binary frame carries no command and is answered INVALID_COMMAND.
+
+    When the client sends a binary frame of 16 bytes
+    Then the client receives "error" with:
+      """
+      {"code": "INVALID_COMMAND"}
+      """
+    And the client stays connected for 200ms
+
+  @id:minicodex.errors.invalid-command-oversize @should
+  Scenario: A frame larger than the server accepts is refused, not fatal
+    minicodex-v1.md §Semantics: Errors. Interpretation: a text frame of 2 MB
+    (over the reference's 1 MiB limit; in any case not a JSON object) is
+    answered INVALID_COMMAND and the connection stays usable.
+
+    When the client sends a text frame of 2000000 bytes
+    Then the client receives "error" with:
+      """
+      {"code": "INVALID_COMMAND"}
+      """
+    When the client sends:
+      """
+      {"type": "ping", "req_id": "r-after-big"}
+      """
+    Then the client receives "accepted" with:
+      """
+      {"req_id": "r-after-big"}
+      """
+
+  @id:minicodex.errors.missing-field-send-text @must
+  Scenario: A send without text is MISSING_FIELD
+    minicodex-v1.md §Error codes: MISSING_FIELD; §Client → Server messages:
+    SendUserText {type: "send", text: str} requires text. The refused send
+    starts no run.
+
+    When the client sends:
+      """
+      {"type": "send", "client_msg_id": "m-{unique}", "req_id": "r-notext"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "MISSING_FIELD", "req_id": "r-notext"}
+      """
+    And the client receives no "run_status"
+
+  @id:minicodex.errors.missing-field-call-id @must
+  Scenario: An approve without call_id is MISSING_FIELD
+    minicodex-v1.md §Error codes: MISSING_FIELD; §Client → Server messages:
+    Approve {call_id: str} requires call_id.
+
+    When the client sends:
+      """
+      {"type": "approve", "req_id": "r-nocall"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "MISSING_FIELD", "req_id": "r-nocall"}
+      """
+
+  @id:minicodex.errors.bad-argument-wrong-type @must
+  Scenario: A member of the wrong type is BAD_ARGUMENT
+    minicodex-v1.md §Error codes: BAD_ARGUMENT; §Client → Server messages:
+    SendUserText text is a string, so text 42 is a bad argument, and the
+    refused send starts no run.
+
+    When the client sends:
+      """
+      {"type": "send", "text": 42, "req_id": "r-42"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "BAD_ARGUMENT", "req_id": "r-42"}
+      """
+    And the client receives no "run_status"
+
+  @id:minicodex.errors.bad-argument-unknown-member @should
+  Scenario: A member the command does not define is BAD_ARGUMENT
+    minicodex-v1.md §Pydantic (Python) — canonical schema: the models forbid
+    extra members (extra="forbid"). Interpretation: such a command is
+    refused with BAD_ARGUMENT.
+
+    When the client sends:
+      """
+      {"type": "ping", "colour": "red", "req_id": "r-extra"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "BAD_ARGUMENT"}
+      """
+    And the client has received no "accepted"
+
+  @id:minicodex.errors.bad-argument-blank-text @should
+  Scenario: A send with blank text is BAD_ARGUMENT
+    minicodex-v1.md §Client → Server messages: SendUserText text.
+    Interpretation: a blank text is no user input: BAD_ARGUMENT, no run.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "   ", "req_id": "r-blank"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "BAD_ARGUMENT"}
+      """
+    And the client receives no "run_status"
+
+  @id:minicodex.errors.bad-argument-other-session @should
+  Scenario: A command naming another session is BAD_ARGUMENT
+    minicodex-v1.md §Envelope: session_id. Interpretation: a command whose
+    session_id is not the connection's session is refused with BAD_ARGUMENT
+    (to change sessions, reconnect).
+
+    When the client sends:
+      """
+      {"type": "get_snapshot", "session_id": "sess-other-{unique}", "req_id": "r-other"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "BAD_ARGUMENT"}
+      """
+    And the client receives no "snapshot"
+
+  @id:minicodex.errors.busy @must @scripted
+  Scenario: A send while a run is active is BUSY and the run goes on
+    minicodex-v1.md §Error codes: BUSY; §Semantics: Errors do not transition
+    state: the active run is not disturbed and the refused send starts no
+    second run.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "/slow 10", "client_msg_id": "m1-{unique}"}
+      """
+    And the client receives "run_status"
+    And the client sends:
+      """
+      {"type": "send", "text": "second", "client_msg_id": "m2-{unique}", "req_id": "r-busy"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "BUSY", "req_id": "r-busy"}
+      """
+    And the client receives "run_status" with:
+      """
+      {"run_state": {"status": "finished"}}
+      """
+    And the client receives "turn_done"
+    And the client receives no "run_status" within 300ms
+    And the client has received 1 "run_status" where "run_state.status" is "finished"
+
+  @id:minicodex.errors.not-running @must
+  Scenario: An abort with no active run is NOT_RUNNING
+    minicodex-v1.md §Error codes: NOT_RUNNING: there is nothing to abort in a
+    session that runs nothing.
+
+    When the client sends:
+      """
+      {"type": "abort", "req_id": "r-idle"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "NOT_RUNNING", "req_id": "r-idle"}
+      """
+    And the client receives no "run_status"
+
+  @id:minicodex.errors.stale-run-id @must @scripted
+  Scenario: An abort naming another run is STALE_RUN_ID and aborts nothing
+    minicodex-v1.md §Error codes: STALE_RUN_ID; §Client → Server messages:
+    Abort {run_id?}: an abort for a run that is not the active one is refused
+    and the active run goes on to finish on its own.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "/slow 10"}
+      """
+    And the client receives "run_status"
+    And the client sends:
+      """
+      {"type": "abort", "run_id": "00000000-0000-4000-8000-000000000000", "req_id": "r-stale"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "STALE_RUN_ID", "req_id": "r-stale"}
+      """
+    And the client receives "run_status" with:
+      """
+      {"run_state": {"status": "finished"}}
+      """
+    And the client has received no "run_status" where "run_state.status" is "aborting"
+    And the client has received 10 "assistant_text"
+
+  @id:minicodex.errors.unknown-call-id @must
+  Scenario: Approving a call nobody announced is UNKNOWN_CALL_ID
+    minicodex-v1.md §Error codes: UNKNOWN_CALL_ID: approve/deny must name a
+    call_id that an approval_pending announced.
+
+    When the client sends:
+      """
+      {"type": "approve", "call_id": "call-unknown-{unique}", "req_id": "r-unknown"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "UNKNOWN_CALL_ID", "req_id": "r-unknown"}
+      """
+    And the client receives no "approval_decision"
+
+  @id:minicodex.errors.approval-conflict @must @scripted
+  Scenario: Deciding a call twice is APPROVAL_CONFLICT
+    minicodex-v1.md §Error codes: APPROVAL_CONFLICT: a call already decided
+    cannot be decided again; the first decision stands.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "/tool shell ls"}
+      """
+    And the client receives "approval_pending"
+    And I remember its "call_id" as "call"
+    And the client sends:
+      """
+      {"type": "approve", "call_id": "{call}"}
+      """
+    And the client receives "approval_decision" with:
+      """
+      {"call_id": "{call}", "decision": "approve"}
+      """
+    And the client sends:
+      """
+      {"type": "deny", "call_id": "{call}", "req_id": "r-twice"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "APPROVAL_CONFLICT", "req_id": "r-twice"}
+      """
+    And the client has received 1 "approval_decision"

@@ -1,0 +1,235 @@
+@minicodex
+Feature: MiniCodex resume and replay
+  minicodex-v1.md §Handshake & resume: a client that reconnects sends
+  resume {last_seen_event_id}; the server replies welcome (+ snapshot,
+  optional) + the replay of the events after last_seen_event_id, bounded; if
+  the gap exceeds the server's window, the client is told to fetch a full
+  snapshot with get_snapshot. The check engine compares every replayed event
+  with the original (same event_id, same content) and flags a gap or an
+  event re-sent at or below last_seen_event_id.
+
+  Interpretation, throughout: resume names its session in the envelope's
+  session_id (the spec's Envelope member); the Resume model has no other way.
+
+  @id:minicodex.resume.replay-after-refresh @must @scripted
+  Scenario: Resume after a refresh replays what the client missed
+    minicodex-v1.md §Test matrix: resume after refresh with last_seen_event_id
+    replay. The run goes on while the tab is gone (the server is
+    authoritative); the resume replays every event after last_seen_event_id,
+    nothing at or before it, and the live events follow.
+
+    Given a client connects
+    And the client sends:
+      """
+      {"type": "hello", "v": "1.0.0"}
+      """
+    And the client receives "welcome"
+    And I remember its "session_state.session_id" as "sid"
+    When the client sends:
+      """
+      {"type": "send", "text": "/slow 6"}
+      """
+    And the client receives "run_status" with:
+      """
+      {"run_state": {"status": "starting"}}
+      """
+    And I remember its "event_id" as "seen"
+    And the client receives "run_status" with:
+      """
+      {"run_state": {"status": "running"}}
+      """
+    And I remember its "event_id" as "next"
+    And the client receives "assistant_text"
+    And the client drops the connection
+    And the client reconnects
+    And the client sends:
+      """
+      {"type": "resume", "session_id": "{sid}", "last_seen_event_id": {seen}, "req_id": "r-resume"}
+      """
+    Then the client receives "welcome"
+    And its "session_state.session_id" is "{sid}"
+    And the client receives "run_status" within 2s with:
+      """
+      {"event_id": {next}, "run_state": {"status": "running"}}
+      """
+    And the client receives, in order:
+      | run_status | {"run_state": {"status": "finished"}} |
+      | turn_done  |                                       |
+    And the client has received no "run_status" where "run_state.status" is "starting"
+    And the client has received 1 "turn_done"
+
+  @id:minicodex.resume.caught-up @must @scripted
+  Scenario: Resume from the last event replays nothing
+    minicodex-v1.md §Handshake & resume: the replay is the delta after
+    last_seen_event_id; a client that saw everything gets welcome and no event
+    again.
+
+    Given a client connects
+    And the client sends:
+      """
+      {"type": "hello", "v": "1.0.0"}
+      """
+    And the client receives "welcome"
+    And I remember its "session_state.session_id" as "sid"
+    And the client sends:
+      """
+      {"type": "send", "text": "nothing to replay"}
+      """
+    And the client receives "turn_done"
+    And I remember its "event_id" as "last"
+    When the client drops the connection
+    And the client reconnects
+    And the client sends:
+      """
+      {"type": "resume", "session_id": "{sid}", "last_seen_event_id": {last}}
+      """
+    Then the client receives "welcome"
+    And its "session_state.last_event_id" is at least {last}
+    And the client receives no "turn_done" within 300ms
+    And the client has received no "assistant_text"
+    And the client has received no "run_status"
+
+  @id:minicodex.resume.from-start @should @scripted
+  Scenario: Resume with a null last_seen_event_id replays from the start
+    minicodex-v1.md §Client → Server messages: Resume {last_seen_event_id:
+    int | null}. Interpretation: null means the client saw nothing, so the
+    replay starts with the session's first event.
+
+    Given a client connects
+    And the client sends:
+      """
+      {"type": "hello", "v": "1.0.0"}
+      """
+    And the client receives "welcome"
+    And I remember its "session_state.session_id" as "sid"
+    And the client sends:
+      """
+      {"type": "send", "text": "replay me"}
+      """
+    And the client receives "run_status"
+    And I remember its "event_id" as "first"
+    And the client receives "turn_done"
+    When the client drops the connection
+    And the client reconnects
+    And the client sends:
+      """
+      {"type": "resume", "session_id": "{sid}", "last_seen_event_id": null}
+      """
+    Then the client receives "welcome"
+    And the client receives "run_status" with:
+      """
+      {"event_id": {first}}
+      """
+    And the client receives "turn_done"
+
+  @id:minicodex.resume.window-exceeded @must @scripted
+  Scenario: A gap beyond the replay window sends the client to get_snapshot
+    minicodex-v1.md §Handshake & resume: if the gap exceeds the server window,
+    the server instructs the client to fetch a full snapshot via get_snapshot.
+    Interpretation: the instruction is error REPLAY_WINDOW_EXCEEDED with
+    details.action "get_snapshot", and no event past the gap arrives before
+    the client fetched the snapshot, which then covers every event. The
+    scenario assumes a window under 1200 events (the reference keeps 1000).
+
+    Given a client connects
+    And the client sends:
+      """
+      {"type": "hello", "v": "1.0.0"}
+      """
+    And the client receives "welcome"
+    And I remember its "session_state.session_id" as "sid"
+    And the client sends:
+      """
+      {"type": "send", "text": "/stream 1200"}
+      """
+    And the client receives "run_status"
+    And I remember its "event_id" as "early"
+    And the client receives "turn_done" within 20s
+    And I remember its "event_id" as "last"
+    When the client drops the connection
+    And the client reconnects
+    And the client sends:
+      """
+      {"type": "resume", "session_id": "{sid}", "last_seen_event_id": {early}}
+      """
+    Then the client receives "welcome"
+    And the client receives "error" with:
+      """
+      {"code": "REPLAY_WINDOW_EXCEEDED", "details": {"action": "get_snapshot"}}
+      """
+    And the client receives no "assistant_text" within 300ms
+    When the client sends:
+      """
+      {"type": "get_snapshot", "include_transcript_window": true, "req_id": "r-snap"}
+      """
+    Then the client receives "snapshot"
+    And its "event_id" is at least {last}
+    And its "session_state.session_id" is "{sid}"
+    And its "run_state.status" is "finished"
+    And its "transcript" contains {"type": "assistant_text"}
+
+  @id:minicodex.resume.unknown-session @should
+  Scenario: Resuming a session the server does not know is refused
+    minicodex-v1.md §Semantics: Errors: an invalid command elicits an error
+    and does not transition state. Interpretation: resume naming an unknown
+    session_id is BAD_ARGUMENT and attaches the connection to nothing.
+
+    Given a client connects
+    When the client sends:
+      """
+      {"type": "resume", "session_id": "sess-unknown-{unique}", "last_seen_event_id": 0}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "BAD_ARGUMENT"}
+      """
+    And the client receives no "welcome"
+
+  @id:minicodex.resume.missing-session @should
+  Scenario: A resume that names no session is refused
+    minicodex-v1.md §Handshake & resume: resume continues a session.
+    Interpretation: without a session_id there is nothing to resume, so the
+    server answers MISSING_FIELD.
+
+    Given a client connects
+    When the client sends:
+      """
+      {"type": "resume", "last_seen_event_id": 0}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "MISSING_FIELD"}
+      """
+    And the client receives no "welcome"
+
+  @id:minicodex.resume.beyond-last-event @should
+  Scenario: Resuming from an event the session never had is refused
+    minicodex-v1.md §Semantics: Errors: BAD_ARGUMENT for an argument out of
+    range, and no state transition. Interpretation: last_seen_event_id beyond
+    the session's last event is BAD_ARGUMENT; a correct resume afterwards on
+    the same connection is welcomed.
+
+    Given a client connects
+    And the client sends:
+      """
+      {"type": "hello", "v": "1.0.0"}
+      """
+    And the client receives "welcome"
+    And I remember its "session_state.session_id" as "sid"
+    When the client drops the connection
+    And the client reconnects
+    And the client sends:
+      """
+      {"type": "resume", "session_id": "{sid}", "last_seen_event_id": 1000000000}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "BAD_ARGUMENT"}
+      """
+    And the client receives no "welcome"
+    When the client sends:
+      """
+      {"type": "resume", "session_id": "{sid}", "last_seen_event_id": null}
+      """
+    Then the client receives "welcome"
+    And its "session_state.session_id" is "{sid}"

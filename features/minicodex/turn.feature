@@ -1,0 +1,236 @@
+@minicodex
+Feature: MiniCodex runs (turns)
+  minicodex-v1.md §Test matrix: a send starts a run that streams its outputs
+  and ends with run_status finished; turn_done follows runs without tool
+  outputs. The scripted agent of the reference server echoes plain text,
+  calls tools for /exec, reasons for /think and fails for /fail.
+
+  Background:
+    Given a client connects
+    And the client sends:
+      """
+      {"type": "hello", "v": "1.0.0"}
+      """
+    And the client receives "snapshot"
+
+  @id:minicodex.send.turn @must @scripted
+  Scenario: A message streams assistant text and finishes the run
+    minicodex-v1.md §Test matrix: send → assistant_text only →
+    run_status.finished, and turn_done for a run without tool outputs;
+    §Server → Client messages: CommandAccepted is the immediate ack and
+    carries the command's req_id.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "hello there", "client_msg_id": "m-{unique}", "req_id": "r2"}
+      """
+    Then the client receives "accepted" with:
+      """
+      {"req_id": "r2"}
+      """
+    And the client receives, in order:
+      | assistant_text |                                       |
+      | run_status     | {"run_state": {"status": "finished"}} |
+      | turn_done      |                                       |
+    And the client has received no "tool_call"
+    And the client has received no "function_call_output"
+
+  @id:minicodex.send.status-sequence @must @scripted
+  Scenario: A run goes through starting and running to finished
+    minicodex-v1.md §UI state machine: idle → (accepted/send) → starting →
+    running → finished; §Server → Client messages: RunStatus carries the
+    RunState of the run, the same run_id throughout.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "status please"}
+      """
+    Then the client receives "run_status" with:
+      """
+      {"run_state": {"status": "starting"}}
+      """
+    And its "run_state.run_id" is a string
+    And its "event_id" is an integer
+    And I remember its "run_state.run_id" as "run"
+    And the client receives, in order:
+      | run_status     | {"run_state": {"run_id": "{run}", "status": "running"}}  |
+      | assistant_text |                                                          |
+      | run_status     | {"run_state": {"run_id": "{run}", "status": "finished"}} |
+
+  @id:minicodex.send.turn-done-names-run @should @scripted
+  Scenario: turn_done names the run it ends
+    minicodex-v1.md §Server → Client messages: TurnDone {type: "turn_done",
+    run_id, event_id}. The run_id is the run's (optional in the TypeScript
+    type, hence a SHOULD).
+
+    When the client sends:
+      """
+      {"type": "send", "text": "which run"}
+      """
+    Then the client receives "run_status"
+    And I remember its "run_state.run_id" as "run"
+    And the client receives "turn_done"
+    And its "run_id" is "{run}"
+    And its "event_id" is an integer
+
+  @id:minicodex.send.finished-at @should @scripted
+  Scenario: A finished run says when it finished
+    minicodex-v1.md §State models: RunState.finished_at is a datetime, null
+    while the run goes on. Interpretation: the finished RunState carries the
+    time the run finished.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "when did it end"}
+      """
+    Then the client receives "run_status" with:
+      """
+      {"run_state": {"status": "finished"}}
+      """
+    And its "run_state.finished_at" is a string
+    And its "run_state.started_at" is a string
+
+  @id:minicodex.send.user-text-event @should @scripted
+  Scenario: The user's text is an event of the run
+    minicodex-v1.md §Server → Client messages: Transcript events UserText,
+    AssistantText … each carry an event_id. Interpretation: the server emits
+    the sent text as a user_text event, so that every client of the session
+    (and a replay) shows what was asked.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "remember this {unique}"}
+      """
+    Then the client receives "user_text" with:
+      """
+      {"text": "remember this {unique}"}
+      """
+    And its "event_id" is an integer
+    And the client receives "turn_done"
+    And the client has received 1 "user_text"
+
+  @id:minicodex.tool.exec-without-approval @must @scripted
+  Scenario: A tool that needs no approval outputs and the run finishes
+    minicodex-v1.md §Transcript items: ToolCall {name, args, call_id} and
+    FunctionCallOutput {call_id, …} name the same call; a run is complete upon
+    run_status finished.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "/exec read"}
+      """
+    Then the client receives "tool_call" with:
+      """
+      {"name": "read"}
+      """
+    And I remember its "call_id" as "call"
+    And the client receives, in order:
+      | function_call_output | {"call_id": "{call}"}                 |
+      | run_status           | {"run_state": {"status": "finished"}} |
+    And the client has received no "approval_pending"
+
+  @id:minicodex.tool.no-turn-done-after-output @should @scripted
+  Scenario: A run with a tool output ends without turn_done
+    minicodex-v1.md §Semantics: Run completion: TurnDone is sent if there were
+    no terminal artifacts (e.g. function_call_output). Interpretation: a run
+    that produced a function_call_output is complete with run_status finished
+    alone, and no turn_done follows.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "/exec read"}
+      """
+    Then the client receives, in order:
+      | function_call_output |                                       |
+      | run_status           | {"run_state": {"status": "finished"}} |
+    And the client receives no "turn_done" within 300ms
+
+  @id:minicodex.send.reasoning @should @scripted
+  Scenario: Reasoning chunks stream before the answer
+    minicodex-v1.md §Transcript items: ReasoningChunk (optional) {type:
+    "reasoning", text}; the session capability "reasoning". Interpretation:
+    an agent that reasons streams its reasoning before its answer.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "/think step by step"}
+      """
+    Then the client receives, in order:
+      | reasoning      |                                       |
+      | assistant_text |                                       |
+      | run_status     | {"run_state": {"status": "finished"}} |
+    And its "run_state.status" is "finished"
+
+  @id:minicodex.send.failed-run @must @scripted
+  Scenario: A failed run ends in status error and the session is free again
+    minicodex-v1.md §UI state machine: a run ends finished or error;
+    §State models: RunState.status "error". After the failed run, a new send
+    starts a new run (the session is idle, not BUSY).
+
+    When the client sends:
+      """
+      {"type": "send", "text": "/fail"}
+      """
+    Then the client receives "run_status" with:
+      """
+      {"run_state": {"status": "error"}}
+      """
+    When the client sends:
+      """
+      {"type": "send", "text": "after the failure", "req_id": "r-next"}
+      """
+    Then the client receives "accepted" with:
+      """
+      {"req_id": "r-next"}
+      """
+    And the client receives "run_status" with:
+      """
+      {"run_state": {"status": "finished"}}
+      """
+    And the client has received no "error" where "code" is "BUSY"
+
+  @id:minicodex.send.failed-run-error-event @should @scripted
+  Scenario: A failed run reports its error as an event
+    minicodex-v1.md §Server → Client messages: Error {code, message,
+    details?}; RunStatus error. Interpretation: the failure of a run is an
+    error event of the session log (with event_id, replayed on resume),
+    code RUN_FAILED, carrying the agent's message.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "/fail boom {unique}"}
+      """
+    Then the client receives "error" with:
+      """
+      {"code": "RUN_FAILED", "message": "boom {unique}"}
+      """
+    And its "event_id" is an integer
+    And the client receives "run_status" with:
+      """
+      {"run_state": {"status": "error"}}
+      """
+
+  @id:minicodex.send.dedupe-client-msg-id @must @scripted
+  Scenario: A send repeating a client_msg_id within the run is ignored
+    minicodex-v1.md §Semantics: Idempotency: SendUserText may include
+    client_msg_id; a duplicate client_msg_id within a run is ignored: it
+    starts no second run and is not refused as BUSY.
+
+    When the client sends:
+      """
+      {"type": "send", "text": "/slow 6", "client_msg_id": "m-{unique}"}
+      """
+    And the client receives "run_status"
+    And the client sends:
+      """
+      {"type": "send", "text": "/slow 6", "client_msg_id": "m-{unique}"}
+      """
+    Then the client receives "run_status" with:
+      """
+      {"run_state": {"status": "finished"}}
+      """
+    And the client receives "turn_done"
+    And the client receives no "run_status" within 300ms
+    And the client has received no "error"
+    And the client has received 1 "run_status" where "run_state.status" is "finished"
+    And the client has received 1 "turn_done"

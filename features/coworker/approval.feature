@@ -1,0 +1,158 @@
+@coworker
+Feature: Command approval
+  coworker-v3.md §approval: the agent "wants to run a command and needs
+  permission" and "Blocks the agent until you reply with approval_response";
+  §approval_response: {requestId, approved}; §Command Approval flow. The
+  scripted agent's "/tool NAME JSON" hint makes the reference server ask for
+  approval of a tool call.
+
+  Background:
+    Given a client connects
+    And the client receives "server_hello"
+    And I remember its "sessionId" as "sid"
+
+  @id:coworker.approval.approve @must @scripted
+  Scenario: An approved command runs and the turn finishes
+    coworker-v3.md §Command Approval: session_busy true, approval {requestId,
+    command, dangerous, reasonCode}, approval_response {approved: true}, the
+    agent continues, assistant_message, session_busy false.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"ls -la\"}"}
+      """
+    Then the client receives "approval"
+    And its "command" is "ls -la"
+    And its "dangerous" is a boolean
+    And its "reasonCode" is one of ["safe_auto_approved", "matches_dangerous_pattern", "contains_shell_control_operator", "requires_manual_review", "file_read_command_requires_review", "outside_allowed_scope"]
+    And I remember its "requestId" as "req"
+    When the client sends:
+      """
+      {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": true}
+      """
+    Then the client receives, in order:
+      | model_stream_chunk | {"partType": "tool_result", "part": {"toolName": "bash"}} |
+      | assistant_message  |                                                            |
+      | session_busy       | {"busy": false}                                            |
+    And the client has received no "error"
+
+  @id:coworker.approval.deny @must @scripted
+  Scenario: A denied command does not run and the turn still finishes
+    coworker-v3.md §approval_response: "Approve or deny a command";
+    §model_stream_chunk: tool_output_denied {toolCallId, toolName, reason?}.
+    A denied call produces no tool_result and the agent ends its turn.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"make deploy\"}"}
+      """
+    And the client receives "approval"
+    And I remember its "requestId" as "req"
+    And the client sends:
+      """
+      {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": false}
+      """
+    Then the client receives, in order:
+      | model_stream_chunk | {"partType": "tool_output_denied", "part": {"toolName": "bash"}} |
+      | assistant_message  |                                                                   |
+      | session_busy       | {"busy": false}                                                   |
+    And the client has received no "model_stream_chunk" where "partType" is "tool_result"
+    And the client has received no "log"
+
+  @id:coworker.approval.blocks-agent @must @scripted
+  Scenario: An approval blocks the agent until it is answered
+    coworker-v3.md §approval: "Blocks the agent until you reply with
+    approval_response"; §Command Approval: "agent blocks, waiting".
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/tool write {\"path\": \"notes.txt\"}"}
+      """
+    And the client receives "approval"
+    And I remember its "requestId" as "req"
+    Then the client receives no "assistant_message" within 400ms
+    And the client has received no "model_stream_chunk" where "partType" is "tool_result"
+    And the client has received no "session_busy" where "busy" is false
+    When the client sends:
+      """
+      {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": true}
+      """
+    Then the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """
+
+  @id:coworker.approval.dangerous @should @scripted
+  Scenario: A destructive command is flagged dangerous
+    coworker-v3.md §approval: the example "rm -rf /tmp/old-builds" is
+    {dangerous: true, reasonCode: "matches_dangerous_pattern"}.
+    Interpretation: the same command gets the same flags.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"rm -rf /tmp/old-builds\"}"}
+      """
+    Then the client receives "approval"
+    And its "command" is "rm -rf /tmp/old-builds"
+    And its "dangerous" is true
+    And its "reasonCode" is "matches_dangerous_pattern"
+
+  @id:coworker.approval.answered-twice @should @scripted
+  Scenario: A second answer to the same approval is refused
+    coworker-v3.md §Important Behaviors: requestId pairing; one response
+    unblocks the agent. Interpretation: once answered, the requestId names no
+    pending approval, so a second approval_response is refused with
+    validation_failed (from the tool source on the reference server) and
+    changes nothing.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"ls\"}"}
+      """
+    And the client receives "approval"
+    And I remember its "requestId" as "req"
+    And the client sends:
+      """
+      {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": true}
+      """
+    And the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """
+    When the client sends:
+      """
+      {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": false}
+      """
+    Then the client receives "error"
+    And its "code" is "validation_failed"
+    And the client has received 1 "assistant_message"
+
+  @id:coworker.approval.ask-id-refused @should @scripted
+  Scenario: approval_response naming an ask's requestId is refused
+    coworker-v3.md §approval_response: requestId comes "from the approval
+    event"; §ask_response: "from the ask event". Interpretation: answering an
+    ask with approval_response is refused (validation_failed) and the ask
+    stays pending.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/ask confirm Ship it?"}
+      """
+    And the client receives "ask"
+    And I remember its "requestId" as "req"
+    And the client sends:
+      """
+      {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": true}
+      """
+    Then the client receives "error"
+    And its "code" is "validation_failed"
+    And the client receives no "assistant_message" within 300ms
+    When the client sends:
+      """
+      {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "yes"}
+      """
+    Then the client receives "assistant_message"
+    And the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """

@@ -1,0 +1,120 @@
+@coworker
+Feature: The agent asks the user
+  coworker-v3.md §ask: the agent asks a question ("Free-text" or "Multiple
+  choice" with options) and "Blocks the agent until you reply with
+  ask_response"; §ask_response: the reply names the requestId "from the ask
+  event"; §Important Behaviors: requestId pairing. The scripted agent's
+  "/ask [KIND] QUESTION" hint makes the reference server ask.
+
+  Background:
+    Given a client connects
+    And the client receives "server_hello"
+    And I remember its "sessionId" as "sid"
+
+  @id:coworker.ask.round-trip @must @scripted
+  Scenario: A multiple-choice ask is answered and the turn goes on
+    coworker-v3.md §ask (multiple choice), §ask_response, §Ask Flow: the ask
+    carries a requestId, the question and options; the ask_response with that
+    requestId and an answer unblocks the agent, which goes on to its reply and
+    ends the turn.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/ask select Which colour?"}
+      """
+    Then the client receives "ask"
+    And its "question" is "Which colour?"
+    And its "options" is an array
+    And its "options" contains "green"
+    And its "requestId" is a string
+    And I remember its "requestId" as "req"
+    When the client sends:
+      """
+      {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "green"}
+      """
+    Then the client receives "assistant_message"
+    And its "text" contains "green"
+    And the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """
+    And the client has received no "error"
+
+  @id:coworker.ask.free-text @must @scripted
+  Scenario: A free-text ask has no options and takes any answer
+    coworker-v3.md §ask: a "Free-text question" is {requestId, question}
+    without options; the answer is the user's text.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/ask text What is your name?"}
+      """
+    Then the client receives "ask"
+    And its "question" is "What is your name?"
+    And its "options" is absent
+    And I remember its "requestId" as "req"
+    When the client sends:
+      """
+      {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "Ada {unique}"}
+      """
+    Then the client receives "assistant_message"
+    And its "text" contains "Ada {unique}"
+    And the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """
+
+  @id:coworker.ask.blocks-agent @must @scripted
+  Scenario: An ask blocks the agent until it is answered
+    coworker-v3.md §ask: "Blocks the agent until you reply with
+    ask_response"; the session stays busy and the agent says nothing more
+    meanwhile.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/ask confirm Continue?"}
+      """
+    And the client receives "ask"
+    And I remember its "requestId" as "req"
+    Then the client receives no "assistant_message" within 400ms
+    And the client has received no "session_busy" where "busy" is false
+    When the client sends:
+      """
+      {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "yes"}
+      """
+    Then the client receives "assistant_message"
+    And the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """
+
+  @id:coworker.ask.unknown-request-id @should @scripted
+  Scenario: An answer naming no pending ask is refused and does not unblock it
+    coworker-v3.md §Important Behaviors: "requestId pairing: ask and approval
+    events block the agent until you respond with the matching requestId".
+    Interpretation: an ask_response with another requestId is refused with
+    validation_failed and the ask stays pending; the right answer still works.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/ask confirm Deploy now?"}
+      """
+    And the client receives "ask"
+    And I remember its "requestId" as "req"
+    And the client sends:
+      """
+      {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}-not-mine", "answer": "yes"}
+      """
+    Then the client receives "error"
+    And its "code" is "validation_failed"
+    And the client receives no "assistant_message" within 300ms
+    When the client sends:
+      """
+      {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "no"}
+      """
+    Then the client receives "assistant_message"
+    And its "text" contains "no"
+    And the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """

@@ -1,0 +1,124 @@
+@coworker
+Feature: Session backup and checkpoints
+  coworker-v3.md §session_backup_get/checkpoint/restore/delete_checkpoint →
+  §session_backup_state {reason: requested | manual_checkpoint | restore |
+  delete, backup}; §Backup / Checkpoint Flow. Each scenario has its own
+  session, so its checkpoints are its own.
+
+  Background:
+    Given a client connects
+    And the client receives "server_hello"
+    And I remember its "sessionId" as "sid"
+
+  @id:coworker.backup.get @must
+  Scenario: session_backup_get is answered with the backup state
+    coworker-v3.md §session_backup_get: "Request backup/checkpoint state for
+    the active session"; §session_backup_state {reason: "requested"}, the
+    backup of this session.
+
+    When the client sends:
+      """
+      {"type": "session_backup_get", "sessionId": "{sid}"}
+      """
+    Then the client receives "session_backup_state" with:
+      """
+      {"reason": "requested"}
+      """
+    And its "sessionId" is "{sid}"
+    And its "backup.sessionId" is "{sid}"
+    And its "backup.checkpoints" is an array
+    And its "backup.originalSnapshot.kind" is a string
+
+  @id:coworker.backup.checkpoint @must
+  Scenario: session_backup_checkpoint creates a manual checkpoint
+    coworker-v3.md §session_backup_checkpoint: "Create a manual checkpoint
+    immediately"; §SessionBackupCheckpoint: trigger "manual" for a manual
+    request; §session_backup_state reason manual_checkpoint.
+
+    When the client sends:
+      """
+      {"type": "session_backup_checkpoint", "sessionId": "{sid}"}
+      """
+    Then the client receives "session_backup_state" with:
+      """
+      {"reason": "manual_checkpoint"}
+      """
+    And its "backup.checkpoints" contains {"trigger": "manual"}
+
+  @id:coworker.backup.restore-checkpoint @must
+  Scenario: session_backup_restore restores a checkpoint
+    coworker-v3.md §session_backup_restore: "Restore the workspace to ... a
+    specific checkpoint"; §Backup / Checkpoint Flow: session_backup_state
+    {reason: "restore"}.
+
+    When the client sends:
+      """
+      {"type": "session_backup_checkpoint", "sessionId": "{sid}"}
+      """
+    And the client receives "session_backup_state" with:
+      """
+      {"reason": "manual_checkpoint"}
+      """
+    And I remember its "backup.checkpoints.0.id" as "cp"
+    And the client sends:
+      """
+      {"type": "session_backup_restore", "sessionId": "{sid}", "checkpointId": "{cp}"}
+      """
+    Then the client receives "session_backup_state" with:
+      """
+      {"reason": "restore"}
+      """
+    And its "backup.sessionId" is "{sid}"
+
+  @id:coworker.backup.restore-original @must
+  Scenario: session_backup_restore without checkpointId restores the original snapshot
+    coworker-v3.md §session_backup_restore: "Restore to original snapshot"
+    when no checkpointId is given.
+
+    When the client sends:
+      """
+      {"type": "session_backup_restore", "sessionId": "{sid}"}
+      """
+    Then the client receives "session_backup_state" with:
+      """
+      {"reason": "restore"}
+      """
+
+  @id:coworker.backup.delete-checkpoint @must
+  Scenario: session_backup_delete_checkpoint deletes the checkpoint
+    coworker-v3.md §session_backup_delete_checkpoint: "Delete a checkpoint
+    (metadata + stored patch)"; §session_backup_state reason delete.
+
+    When the client sends:
+      """
+      {"type": "session_backup_checkpoint", "sessionId": "{sid}"}
+      """
+    And the client receives "session_backup_state" with:
+      """
+      {"reason": "manual_checkpoint"}
+      """
+    And its "backup.checkpoints" has 1 item
+    And I remember its "backup.checkpoints.0.id" as "cp"
+    And the client sends:
+      """
+      {"type": "session_backup_delete_checkpoint", "sessionId": "{sid}", "checkpointId": "{cp}"}
+      """
+    Then the client receives "session_backup_state" with:
+      """
+      {"reason": "delete"}
+      """
+    And its "backup.checkpoints" has 0 items
+
+  @id:coworker.backup.delete-unknown @should
+  Scenario: Deleting a checkpoint that does not exist is refused
+    coworker-v3.md §session_backup_delete_checkpoint; §Error Reference:
+    backup_error (backup operation failure) or validation_failed (invalid
+    field). Interpretation: either code is acceptable; nothing is deleted.
+
+    When the client sends:
+      """
+      {"type": "session_backup_delete_checkpoint", "sessionId": "{sid}", "checkpointId": "cp-missing-{unique}"}
+      """
+    Then the client receives "error"
+    And its "code" is one of ["backup_error", "validation_failed"]
+    And the client receives no "session_backup_state" within 300ms

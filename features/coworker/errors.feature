@@ -1,0 +1,251 @@
+@coworker
+Feature: Structured errors
+  coworker-v3.md §error, §Error Reference: every error condition is an error
+  event {type, sessionId, message, code, source} whose code and source come
+  from the spec's lists. Each scenario provokes one code; the check engine
+  judges the shape of every error event (an unlisted code or source fails).
+
+  Background:
+    Given a client connects
+    And the client receives "server_hello"
+    And I remember its "sessionId" as "sid"
+
+  @id:coworker.errors.invalid-json @must
+  Scenario: Malformed JSON is invalid_json
+    coworker-v3.md §Error Reference: invalid_json, "Malformed JSON payload",
+    from the protocol source ("Parse/shape/session validation in websocket
+    handler"). The error event still carries the connection's sessionId
+    (§Server -> Client Events: "All events are JSON with a type and
+    sessionId").
+
+    When the client sends the text:
+      """
+      {"type": "ping", "sessionId": 
+      """
+    Then the client receives "error"
+    And its "code" is "invalid_json"
+    And its "source" is "protocol"
+    And its "sessionId" is "{sid}"
+    And its "message" is a string
+
+  @id:coworker.errors.invalid-payload @must
+  Scenario Outline: JSON that is not an object is invalid_payload (<what>)
+    coworker-v3.md §Error Reference: invalid_payload, "Parsed JSON is not an
+    object".
+
+    When the client sends the text:
+      """
+      <text>
+      """
+    Then the client receives "error"
+    And its "code" is "invalid_payload"
+    And its "source" is "protocol"
+
+    Examples:
+      | what   | text                                    |
+      | array  | [{"type": "ping", "sessionId": "{sid}"}] |
+      | string | "ping"                                  |
+      | number | 42                                      |
+      | null   | null                                    |
+
+  @id:coworker.errors.missing-type @must
+  Scenario Outline: A missing or non-string type is missing_type (<what>)
+    coworker-v3.md §Error Reference: missing_type, "Missing/non-string type".
+
+    When the client sends:
+      """
+      <message>
+      """
+    Then the client receives "error"
+    And its "code" is "missing_type"
+    And its "source" is "protocol"
+
+    Examples:
+      | what        | message                                   |
+      | no type     | {"sessionId": "{sid}"}                     |
+      | number type | {"type": 7, "sessionId": "{sid}"}          |
+      | null type   | {"type": null, "sessionId": "{sid}"}       |
+      | object type | {"type": {"name": "ping"}, "sessionId": "{sid}"} |
+
+  @id:coworker.errors.unknown-type @must
+  Scenario: An unrecognized type is unknown_type
+    coworker-v3.md §Error Reference: unknown_type, "Unrecognized type".
+
+    When the client sends:
+      """
+      {"type": "no_such_request", "sessionId": "{sid}"}
+      """
+    Then the client receives "error"
+    And its "code" is "unknown_type"
+    And its "source" is "protocol"
+
+  @id:coworker.errors.connect-provider-removed @must
+  Scenario: connect_provider, removed in 3.0, is an unknown type
+    coworker-v3.md §Protocol v3 Migration: "connect_provider is removed";
+    clients use provider_auth_authorize, provider_auth_callback and
+    provider_auth_set_api_key. A 3.0 server treats it as an unrecognized type
+    (§Error Reference: unknown_type) and connects nothing.
+
+    When the client sends:
+      """
+      {"type": "connect_provider", "sessionId": "{sid}", "provider": "openai", "apiKey": "sk-proj-wsconform"}
+      """
+    Then the client receives "error"
+    And its "code" is "unknown_type"
+    And the client receives no "provider_auth_result" within 300ms
+
+  @id:coworker.errors.validation-failed @must
+  Scenario Outline: A required member missing or invalid is validation_failed (<what>)
+    coworker-v3.md §Error Reference: validation_failed, "Required field
+    missing/invalid" (the message shapes of §Client -> Server Messages), from
+    the protocol source; the request is not carried out.
+
+    When the client sends:
+      """
+      {"type": "<type>", "sessionId": "{sid}"<members>}
+      """
+    Then the client receives "error"
+    And its "code" is "validation_failed"
+    And its "source" is "protocol"
+    And the client receives no "<answer>" within 300ms
+
+    Examples:
+      | what                           | type                      | members                                                              | answer                     |
+      | user_message without text      | user_message              |                                                                      | session_busy               |
+      | user_message text not a string | user_message              | , "text": 42                                                         | session_busy               |
+      | set_model without model        | set_model                 | , "provider": "openai"                                               | config_updated             |
+      | set_api_key without apiKey     | provider_auth_set_api_key | , "provider": "openai", "methodId": "api_key"                        | provider_auth_result       |
+      | read_skill without skillName   | read_skill                |                                                                      | skill_content              |
+      | enableMcp not a boolean        | set_enable_mcp            | , "enableMcp": "yes"                                                 | session_settings           |
+      | approved missing               | approval_response         | , "requestId": "req-approval-001"                                    | assistant_message          |
+      | query without queryType        | observability_query       | , "query": {"query": "up"}                                           | observability_query_result |
+      | queryType outside its enum     | observability_query       | , "query": {"queryType": "sql", "query": "select 1"}                 | observability_query_result |
+      | context without objective      | harness_context_set       | , "context": {"runId": "run-01", "acceptanceCriteria": [], "constraints": []} | harness_context   |
+      | SLO op outside its enum        | harness_slo_evaluate      | , "checks": [{"id": "c", "type": "custom", "queryType": "promql", "query": "up", "op": "=~", "threshold": 0, "windowSec": 300}] | harness_slo_result |
+      | checkpointId missing on delete | session_backup_delete_checkpoint |                                                               | session_backup_state       |
+
+  @id:coworker.errors.permission-denied @should
+  Scenario: A skill name that leaves the skills directory is permission_denied
+    coworker-v3.md §Error Reference: permission_denied, "Path/URL/policy
+    guard blocked action", from the permissions source. Interpretation: a
+    skillName with a path traversal is what the path guard blocks.
+
+    When the client sends:
+      """
+      {"type": "read_skill", "sessionId": "{sid}", "skillName": "../../../etc/passwd"}
+      """
+    Then the client receives "error"
+    And its "code" is "permission_denied"
+    And its "source" is "permissions"
+    And the client receives no "skill_content" within 300ms
+
+  @id:coworker.errors.provider-error @should
+  Scenario: Switching to a model the provider does not offer is provider_error
+    coworker-v3.md §Error Reference: provider_error, "Provider auth or model
+    operation failure", from the provider source. Interpretation: set_model
+    with a model the provider does not have fails as a model operation.
+
+    When the client sends:
+      """
+      {"type": "set_model", "sessionId": "{sid}", "provider": "openai", "model": "no-such-model-{unique}"}
+      """
+    Then the client receives "error"
+    And its "code" is "provider_error"
+    And its "source" is "provider"
+    And the client receives no "config_updated" within 300ms
+
+  @id:coworker.errors.backup-error @should
+  Scenario: Restoring a checkpoint that does not exist is backup_error
+    coworker-v3.md §Error Reference: backup_error, "Session backup/checkpoint
+    operation failure", from the backup source. Interpretation: restoring an
+    unknown checkpoint is such a failure.
+
+    When the client sends:
+      """
+      {"type": "session_backup_restore", "sessionId": "{sid}", "checkpointId": "cp-missing-{unique}"}
+      """
+    Then the client receives "error"
+    And its "code" is "backup_error"
+    And its "source" is "backup"
+    And the client receives no "session_backup_state" within 300ms
+
+  @id:coworker.errors.observability-error @should
+  Scenario: An empty observability query is observability_error
+    coworker-v3.md §Error Reference: observability_error, "Query/evaluation
+    or observability failure", from the observability source.
+    Interpretation: a blank query cannot be evaluated.
+
+    When the client sends:
+      """
+      {"type": "observability_query", "sessionId": "{sid}", "query": {"queryType": "logql", "query": ""}}
+      """
+    Then the client receives "error"
+    And its "code" is "observability_error"
+    And its "source" is "observability"
+    And the client receives no "observability_query_result" within 300ms
+
+  @id:coworker.errors.reversed-window @should
+  Scenario: A query window that ends before it starts is observability_error
+    coworker-v3.md §observability_query: fromMs and toMs bound the query;
+    §Error Reference: observability_error. Interpretation: fromMs after toMs
+    cannot be evaluated.
+
+    When the client sends:
+      """
+      {"type": "observability_query", "sessionId": "{sid}", "query": {"queryType": "promql", "query": "up", "fromMs": 1738736700000, "toMs": 1738736400000}}
+      """
+    Then the client receives "error"
+    And its "code" is "observability_error"
+
+  @id:coworker.errors.internal-error @should @scripted
+  Scenario: A failed agent turn is an error event and ends the turn
+    coworker-v3.md §error: "Any error condition"; §Error Reference:
+    internal_error, "Unexpected runtime failure". The turn still ends with
+    session_busy false. Interpretation: a turn that fails (the scripted
+    agent's /fail) is an internal_error of the session source.
+
+    When the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/fail the disk is full"}
+      """
+    Then the client receives "error"
+    And its "code" is "internal_error"
+    And its "source" is "session"
+    And the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """
+
+  @id:coworker.errors.binary-frame @should
+  Scenario: A binary frame is refused with an error event
+    coworker-v3.md §Client -> Server Messages: "All messages are JSON" (text).
+    Interpretation: the spec has no code for a binary frame; it is not a JSON
+    object, so invalid_payload (invalid_json is accepted too).
+
+    When the client sends a binary frame of 16 bytes
+    Then the client receives "error"
+    And its "code" is one of ["invalid_payload", "invalid_json"]
+    And the client stays connected for 100ms
+
+  @id:coworker.errors.session-survives @should
+  Scenario: The session keeps working after an error
+    coworker-v3.md §error: errors are events of the session (they carry its
+    sessionId). Interpretation: an error does not end the connection or the
+    session; the next valid request is answered.
+
+    When the client sends the text:
+      """
+      not json at all
+      """
+    And the client receives "error"
+    And the client sends:
+      """
+      {"type": "no_such_request", "sessionId": "{sid}"}
+      """
+    And the client receives "error"
+    And the client sends:
+      """
+      {"type": "ping", "sessionId": "{sid}"}
+      """
+    Then the client receives "pong"
+    And its "sessionId" is "{sid}"

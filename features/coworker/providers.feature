@@ -1,0 +1,269 @@
+@coworker
+Feature: Provider and model control
+  coworker-v3.md §Provider/model control: provider_catalog_get →
+  provider_catalog, provider_auth_methods_get → provider_auth_methods,
+  refresh_provider_status → provider_status, provider_auth_authorize →
+  provider_auth_challenge, provider_auth_callback and
+  provider_auth_set_api_key → provider_auth_result, set_model →
+  config_updated. The requests use the spec's own example values.
+
+  Background:
+    Given a client connects
+    And the client receives "server_hello"
+    And I remember its "sessionId" as "sid"
+
+  @id:coworker.providers.catalog @must
+  Scenario: provider_catalog_get is answered with provider_catalog
+    coworker-v3.md §provider_catalog_get: "Request provider catalog metadata
+    (all providers, default models, connected providers)"; §provider_catalog:
+    {all, default, connected}.
+
+    When the client sends:
+      """
+      {"type": "provider_catalog_get", "sessionId": "{sid}"}
+      """
+    Then the client receives "provider_catalog"
+    And its "sessionId" is "{sid}"
+    And its "all" is an array
+    And its "all.0.id" is a string
+    And its "all.0.models" is an array
+    And its "all.0.defaultModel" is a string
+    And its "default" is an object
+    And its "connected" is an array
+
+  @id:coworker.providers.auth-methods @must
+  Scenario: provider_auth_methods_get is answered with provider_auth_methods
+    coworker-v3.md §provider_auth_methods_get: "Request supported provider
+    auth methods"; §provider_auth_methods: methods keyed by provider id.
+
+    When the client sends:
+      """
+      {"type": "provider_auth_methods_get", "sessionId": "{sid}"}
+      """
+    Then the client receives "provider_auth_methods"
+    And its "sessionId" is "{sid}"
+    And its "methods" is an object
+
+  @id:coworker.providers.status @must
+  Scenario: refresh_provider_status is answered with provider_status
+    coworker-v3.md §refresh_provider_status, §provider_status: "Sent in
+    response to refresh_provider_status", a providers list with
+    authorized/verified per provider.
+
+    When the client sends:
+      """
+      {"type": "refresh_provider_status", "sessionId": "{sid}"}
+      """
+    Then the client receives "provider_status"
+    And its "sessionId" is "{sid}"
+    And its "providers" is an array
+
+  @id:coworker.providers.bootstrap @should
+  Scenario: The provider bootstrap requests are answered in order
+    coworker-v3.md §Provider Bootstrap: the three requests sent back to back
+    are answered with provider_catalog, provider_auth_methods and
+    provider_status. Interpretation: answers come in the order of the
+    requests.
+
+    When the client sends:
+      """
+      {"type": "provider_catalog_get", "sessionId": "{sid}"}
+      """
+    And the client sends:
+      """
+      {"type": "provider_auth_methods_get", "sessionId": "{sid}"}
+      """
+    And the client sends:
+      """
+      {"type": "refresh_provider_status", "sessionId": "{sid}"}
+      """
+    Then the client receives, in order:
+      | provider_catalog      |  |
+      | provider_auth_methods |  |
+      | provider_status       |  |
+
+  @id:coworker.providers.set-model @must
+  Scenario: set_model is answered with config_updated
+    coworker-v3.md §set_model: "Switch AI model and/or provider at runtime";
+    §config_updated: emitted by set_model with the new config; §Model Change.
+
+    When the client sends:
+      """
+      {"type": "set_model", "sessionId": "{sid}", "model": "claude-3-opus", "provider": "anthropic"}
+      """
+    Then the client receives "config_updated"
+    And its "sessionId" is "{sid}"
+    And its "config.provider" is "anthropic"
+    And its "config.model" is "claude-3-opus"
+    And its "config.workingDirectory" is a string
+    And its "config.outputDirectory" is a string
+
+  @id:coworker.providers.set-model-same-provider @must
+  Scenario: set_model without provider switches the model only
+    coworker-v3.md §set_model: provider is optional ("Switch AI model and/or
+    provider"); §Model Change.
+
+    When the client sends:
+      """
+      {"type": "set_model", "sessionId": "{sid}", "model": "gpt-5.2", "provider": "openai"}
+      """
+    And the client receives "config_updated"
+    And the client sends:
+      """
+      {"type": "set_model", "sessionId": "{sid}", "model": "gpt-5.2-codex"}
+      """
+    Then the client receives "config_updated" with:
+      """
+      {"config": {"model": "gpt-5.2-codex"}}
+      """
+    And its "config.provider" is "openai"
+
+  @id:coworker.providers.oauth-authorize @must
+  Scenario: provider_auth_authorize is answered with a challenge
+    coworker-v3.md §provider_auth_authorize: "Start an auth challenge for an
+    OAuth-capable method"; §provider_auth_challenge: "Challenge details
+    returned by provider_auth_authorize" {provider, methodId, challenge}.
+
+    When the client sends:
+      """
+      {"type": "provider_auth_authorize", "sessionId": "{sid}", "provider": "codex-cli", "methodId": "oauth_cli"}
+      """
+    Then the client receives "provider_auth_challenge"
+    And its "provider" is "codex-cli"
+    And its "methodId" is "oauth_cli"
+    And its "challenge" is an object
+    And its "challenge.method" is a string
+    And its "challenge.instructions" is a string
+
+  @id:coworker.providers.oauth-callback @must
+  Scenario: provider_auth_callback is answered with provider_auth_result
+    coworker-v3.md §provider_auth_callback: "Complete an auth flow after
+    authorize"; §provider_auth_result: "Result of provider_auth_set_api_key
+    or provider_auth_callback" {provider, methodId, ok, mode?, message?}.
+
+    When the client sends:
+      """
+      {"type": "provider_auth_authorize", "sessionId": "{sid}", "provider": "codex-cli", "methodId": "oauth_cli"}
+      """
+    And the client receives "provider_auth_challenge"
+    And the client sends:
+      """
+      {"type": "provider_auth_callback", "sessionId": "{sid}", "provider": "codex-cli", "methodId": "oauth_cli"}
+      """
+    Then the client receives "provider_auth_result"
+    And its "provider" is "codex-cli"
+    And its "methodId" is "oauth_cli"
+    And its "ok" is a boolean
+    And the client sends:
+      """
+      {"type": "ping", "sessionId": "{sid}"}
+      """
+    And the client receives "pong"
+
+  @id:coworker.providers.oauth-flow @must @scripted
+  Scenario: A successful OAuth sign-in is followed by status and catalog
+    coworker-v3.md §Provider Auth (OAuth): authorize → provider_auth_challenge
+    {challenge: {method: "auto", command: "codex login"}}, callback →
+    provider_auth_result {ok: true, mode: "oauth"}, provider_status,
+    provider_catalog. Uses the reference server's demo sign-in, which
+    succeeds.
+
+    When the client sends:
+      """
+      {"type": "provider_auth_authorize", "sessionId": "{sid}", "provider": "codex-cli", "methodId": "oauth_cli"}
+      """
+    And the client receives "provider_auth_challenge" with:
+      """
+      {"challenge": {"method": "auto", "command": "codex login"}}
+      """
+    And the client sends:
+      """
+      {"type": "provider_auth_callback", "sessionId": "{sid}", "provider": "codex-cli", "methodId": "oauth_cli"}
+      """
+    Then the client receives, in order:
+      | provider_auth_result | {"provider": "codex-cli", "ok": true, "mode": "oauth"} |
+      | provider_status      |                                                        |
+      | provider_catalog     |                                                        |
+    And its "connected" contains "codex-cli"
+
+  @id:coworker.providers.set-api-key @must
+  Scenario: provider_auth_set_api_key is answered with provider_auth_result
+    coworker-v3.md §provider_auth_set_api_key: "Set an API key for a provider
+    auth method"; §provider_auth_result.
+
+    When the client sends:
+      """
+      {"type": "provider_auth_set_api_key", "sessionId": "{sid}", "provider": "openai", "methodId": "api_key", "apiKey": "sk-proj-wsconform-{unique}"}
+      """
+    Then the client receives "provider_auth_result"
+    And its "provider" is "openai"
+    And its "methodId" is "api_key"
+    And its "ok" is a boolean
+    And the client sends:
+      """
+      {"type": "ping", "sessionId": "{sid}"}
+      """
+    And the client receives "pong"
+
+  @id:coworker.providers.set-api-key-saved @should @scripted
+  Scenario: A saved API key connects the provider
+    coworker-v3.md §provider_auth_result example: {ok: true, mode: "api_key",
+    message: "Provider key saved."}. Interpretation: like the OAuth flow, a
+    connected provider is followed by provider_status and provider_catalog.
+    The reference server accepts keys of 8 characters or more.
+
+    When the client sends:
+      """
+      {"type": "provider_auth_set_api_key", "sessionId": "{sid}", "provider": "google", "methodId": "api_key", "apiKey": "AIza-wsconform-{unique}"}
+      """
+    Then the client receives, in order:
+      | provider_auth_result | {"provider": "google", "ok": true, "mode": "api_key"} |
+      | provider_status      |                                                       |
+      | provider_catalog     |                                                       |
+    And its "connected" contains "google"
+
+  @id:coworker.providers.rejected-key @should @scripted
+  Scenario: A rejected API key is a result with ok false, not an error
+    coworker-v3.md §provider_auth_result: ok reports the outcome.
+    Interpretation: a well-formed request whose key the provider rejects is
+    answered with provider_auth_result {ok: false}. The reference server
+    rejects keys shorter than 8 characters.
+
+    When the client sends:
+      """
+      {"type": "provider_auth_set_api_key", "sessionId": "{sid}", "provider": "anthropic", "methodId": "api_key", "apiKey": "short"}
+      """
+    Then the client receives "provider_auth_result"
+    And its "ok" is false
+    And its "message" is a string
+    And the client receives no "error" within 300ms
+
+  @id:coworker.providers.authorize-api-key-method @should @scripted
+  Scenario: provider_auth_authorize on an API-key method is provider_error
+    coworker-v3.md §provider_auth_authorize: for "an OAuth-capable method";
+    §Error Reference: provider_error, "Provider auth or model operation
+    failure". Interpretation: authorizing a method that is not OAuth fails.
+
+    When the client sends:
+      """
+      {"type": "provider_auth_authorize", "sessionId": "{sid}", "provider": "openai", "methodId": "api_key"}
+      """
+    Then the client receives "error"
+    And its "code" is "provider_error"
+    And its "source" is "provider"
+    And the client receives no "provider_auth_challenge" within 300ms
+
+  @id:coworker.providers.unknown-provider @should
+  Scenario: A provider that is not a ProviderName is refused
+    coworker-v3.md §Type Definitions: ProviderName is one of google, openai,
+    anthropic, codex-cli, claude-code; §Error Reference: validation_failed
+    "Required field missing/invalid". Interpretation: another provider name
+    is invalid (provider_error is accepted too).
+
+    When the client sends:
+      """
+      {"type": "provider_auth_authorize", "sessionId": "{sid}", "provider": "acme-ai", "methodId": "oauth_cli"}
+      """
+    Then the client receives "error"
+    And its "code" is one of ["validation_failed", "provider_error"]
+    And the client receives no "provider_auth_challenge" within 300ms

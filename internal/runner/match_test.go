@@ -62,6 +62,12 @@ func TestPredicates(t *testing.T) {
 		{"a", `is one of ["x", "y"]`, true},
 		{"a", `is one of ["y"]`, false},
 		{"o", `is an object`, true},
+		{"z", `is null or absent`, true},
+		{"missing", `is null or absent`, true},
+		{"a", `is null or absent`, false},
+		{"s", `does not contain "mars"`, true},
+		{"s", `does not contain "world"`, false},
+		{"arr", `does not contain {"k": "v"}`, false},
 		{"arr", `is an array`, true},
 	}
 	m := doc(t, msg)

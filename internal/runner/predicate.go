@@ -13,7 +13,7 @@ import (
 // predicate is a test on one member of a message, written in a step after
 // the member's path: `is "running"`, `is not null`, `exists`, `is absent`,
 // `is a string`, `is at least 3`, `has 2 items`, `contains "x"`,
-// `is one of ["a","b"]`.
+// `does not contain "x"`, `is null or absent`, `is one of ["a","b"]`.
 type predicate struct {
 	text string
 	test func(v any, present bool) (ok bool, expected string)
@@ -34,6 +34,13 @@ func parsePredicate(s string) (predicate, error) {
 		p.test = func(_ any, present bool) (bool, string) { return present, "present" }
 	case s == "is absent":
 		p.test = func(_ any, present bool) (bool, string) { return !present, "absent" }
+	case s == "is null or absent":
+		p.test = func(v any, present bool) (bool, string) { return !present || v == nil, "null or absent" }
+	case strings.HasPrefix(s, "does not contain "):
+		want := literal(strings.TrimPrefix(s, "does not contain "))
+		p.test = func(v any, present bool) (bool, string) {
+			return present && !contains(v, want), "something not containing " + show(want)
+		}
 	case reKind.MatchString(s):
 		want := reKind.FindStringSubmatch(s)[1]
 		p.test = func(v any, present bool) (bool, string) {
@@ -88,7 +95,7 @@ func parsePredicate(s string) (predicate, error) {
 			return present && equal(v, want), show(want)
 		}
 	default:
-		return p, harnessf("unknown predicate %q (try: is V, is not V, exists, is absent, is a string, is at least N, has N items, contains V, is one of [..])", s)
+		return p, harnessf("unknown predicate %q (try: is V, is not V, exists, is absent, is null or absent, does not contain V, is a string, is at least N, has N items, contains V, is one of [..])", s)
 	}
 	return p, nil
 }

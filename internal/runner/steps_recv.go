@@ -163,7 +163,7 @@ func (w *World) quiet(ctx context.Context, name, within string, bad func(message
 // stepHasReceived counts every message of a type the connection received
 // so far (consumed or not), optionally those whose member meets a
 // predicate: how a scenario proves "exactly once" after a replay.
-func stepHasReceived(ctx context.Context, name, count, typ, path, pred string) error {
+func stepHasReceived(ctx context.Context, name, bound, count, typ, path, pred string) error {
 	w := worldOf(ctx)
 	c, err := w.client(name)
 	if err != nil {
@@ -198,12 +198,19 @@ func stepHasReceived(ctx context.Context, name, count, typ, path, pred string) e
 		got++
 	}
 	c.mu.Unlock()
-	if got != want {
-		what := fmt.Sprintf("%q", typ)
+	ok := got == want
+	switch bound {
+	case "at least ":
+		ok = got >= want
+	case "at most ":
+		ok = got <= want
+	}
+	if !ok {
+		expected := fmt.Sprintf("%s%d %q", bound, want, typ)
 		if path != "" {
-			what += fmt.Sprintf(" where %q %s", path, p.text)
+			expected += fmt.Sprintf(" where %q %s", path, p.text)
 		}
-		return failf(fmt.Sprintf("%d %s", want, what), fmt.Sprintf("%d", got), "client %q received a wrong number of messages", c.name)
+		return failf(expected, fmt.Sprintf("%d", got), "client %q received a wrong number of messages", c.name)
 	}
 	return nil
 }

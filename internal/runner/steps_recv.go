@@ -321,3 +321,35 @@ func stepWait(ctx context.Context, d string) error {
 		return harnessf("scenario stopped: %v", ctx.Err())
 	}
 }
+
+// stepFirstReceived waits (Receive timeout) for the connection's first
+// message and tests its type; it consumes nothing and makes the first
+// message the one "its" refers to. "receives T" cannot say "first": it
+// skips whatever came before T.
+func stepFirstReceived(ctx context.Context, name, typ string) error {
+	w := worldOf(ctx)
+	c, err := w.client(name)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	n := len(c.msgs)
+	c.mu.Unlock()
+	if n == 0 {
+		d := w.to.scaled(w.to.Receive)
+		from := c.cursor
+		// match never consumes: it only waits for a message to exist
+		if _, err := c.waitFor(ctx, d, func(message) (bool, bool, error) { return false, true, nil }); err != nil {
+			return w.missed(err, fmt.Sprintf("a first message %q within %s", typ, d), c, from, nil)
+		}
+	}
+	c.mu.Lock()
+	first := c.msgs[0]
+	c.mu.Unlock()
+	if first.typ != typ {
+		return failf(fmt.Sprintf("%q first", typ), describeMsg(first)+" "+show(first.doc),
+			"client %q received another message first", c.name)
+	}
+	w.last, w.lastDesc = first.doc, first.typ
+	return nil
+}

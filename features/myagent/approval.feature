@@ -1,0 +1,193 @@
+@myagent
+Feature: MyAgent confirmations paired by step_id
+  myagent-events.md §Request/Response Pairing (step_id) and §Event Flow
+  Architecture / 2. User Confirmation Flow: the server asks with
+  agent.user_confirm carrying a step_id, the client answers with user.response
+  repeating that step_id, and the run continues or stops on the answer. The
+  scripted agent asks for approval with /tool and asks a question with /ask.
+
+  Background:
+    Given a client connects
+    And the client receives "system.connected"
+    And the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+
+  @id:myagent.approval.tool-approved @must @scripted
+  Scenario: An approved tool call runs and the pipeline completes
+    myagent-events.md §Request/Response Pairing (step_id): the client responds
+    with the matching step_id and content {approved: true}; §Event Flow
+    Architecture / 2: the run continues on approval.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/tool write_file {\"path\": \"notes.txt\"}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.user_confirm"
+    And its "step_id" is a string
+    And I remember its "step_id" as "step"
+    And the client has received no "agent.tool_call"
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives, in order:
+      | agent.tool_call    | {"metadata": {"tool": "write_file"}} |
+      | agent.tool_result  |                                      |
+      | solver.completed   |                                      |
+      | pipeline.completed |                                      |
+      | agent.final_answer |                                      |
+    And the client has received no "error.validation"
+
+  @id:myagent.approval.tool-denied @must @scripted
+  Scenario: A denied tool call does not run
+    myagent-events.md §Event Flow Architecture / 2: "[Continue or cancel based
+    on response]": with content {approved: false} the tool is not executed.
+    Interpretation: the reference server continues the task without the tool
+    and completes the pipeline; the scenario only requires that the run ends
+    and the tool never runs.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/tool delete_file {\"path\": \"notes.txt\"}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.user_confirm"
+    And I remember its "step_id" as "step"
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": false}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.final_answer"
+    And its "content" contains "denied"
+    And the client has received no "agent.tool_call"
+    And the client has received no "agent.tool_result"
+
+  @id:myagent.approval.question-answered @must @scripted
+  Scenario: A question is answered through user.response with its step_id
+    myagent-events.md §Request/Response Pairing (step_id): "step_id must match
+    for request/response correlation"; the answer reaches the agent.
+    Interpretation: the answer text travels in content.answer.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/ask text What is your name?", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.user_confirm"
+    And its "content" contains "What is your name?"
+    And I remember its "step_id" as "step"
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"answer": "Ada"}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.final_answer"
+    And its "content" contains "Ada"
+
+  @id:myagent.approval.confirm-question @must @scripted
+  Scenario: A yes/no question accepts content.approved
+    myagent-events.md §Request/Response Pairing (step_id): the response carries
+    content {approved: true} for a confirmation.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/ask confirm Shall I proceed?", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.user_confirm"
+    And I remember its "step_id" as "step"
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives, in order:
+      | solver.completed   |
+      | pipeline.completed |
+      | agent.final_answer |
+
+  @id:myagent.approval.wrong-step-id @must @scripted
+  Scenario: A response with another step_id does not answer the open confirmation
+    myagent-events.md §Request/Response Pairing (step_id): "step_id must match
+    for request/response correlation": a user.response whose step_id no
+    agent.user_confirm carries is refused (error.validation, §Error Events:
+    input validation fails) and the confirmation stays open for the right one.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/tool write_file {\"path\": \"a.txt\"}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.user_confirm"
+    And I remember its "step_id" as "step"
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "not-{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client has received no "agent.tool_call"
+    And the client receives no "solver.completed" within 300ms
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives, in order:
+      | agent.tool_call    |
+      | agent.final_answer |
+
+  @id:myagent.approval.answered-once @should @scripted
+  Scenario: A second answer to the same step_id is refused
+    myagent-events.md §Event Flow Architecture / 2. User Confirmation Flow: one
+    decision per agent.user_confirm.
+    Interpretation: a user.response to a step that is already answered is
+    refused with error.validation and does not run the tool twice.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/tool write_file {\"path\": \"b.txt\"}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.user_confirm"
+    And I remember its "step_id" as "step"
+    And the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.final_answer"
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client has received 1 "agent.tool_call"
+
+  @id:myagent.approval.other-client-answers @should @scripted
+  Scenario: Another client of the session sees the confirmation and may answer it
+    myagent-events.md §Request/Response Pairing (step_id) and §Session
+    Management: the confirmation belongs to the session, and user.reconnect
+    joins an existing session.
+    Interpretation: every connection of a session receives its events, and any
+    of them may answer an open agent.user_confirm.
+
+    Given client "B" connects
+    And client "B" receives "system.connected"
+    And client "B" sends:
+      """
+      {"event": "user.reconnect", "session_id": "{sid}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And client "B" receives "agent.state_restored"
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/tool write_file {\"path\": \"c.txt\"}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.user_confirm"
+    And I remember its "step_id" as "step"
+    Then client "B" receives "agent.user_confirm" with:
+      """
+      {"step_id": "{step}"}
+      """
+    When client "B" sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives, in order:
+      | agent.tool_call    |
+      | agent.final_answer |
+    And client "B" receives "agent.final_answer"

@@ -1,0 +1,361 @@
+@myagent
+Feature: MyAgent error events
+  myagent-events.md §All Event Types / Error Events (Implemented): the server
+  reports failures as error.* events: error.validation when input validation
+  fails, error.execution when execution fails, error.recovery_failed when a
+  recovery fails. The spec names no error codes, so the scenarios check the
+  event type and that the connection and session go on working; they do not
+  check the reference server's metadata.error_code.
+
+  Background:
+    Given a client connects
+    And the client receives "system.connected"
+
+  @id:myagent.errors.invalid-json @must
+  Scenario: A frame that is not JSON is answered with error.validation
+    myagent-events.md §Error Events: error.validation, "input validation
+    fails"; §Overview: events are JSON objects. The connection stays usable.
+
+    When the client sends the text:
+      """
+      {"event": "user.create_session",
+      """
+    Then the client receives "error.validation"
+    And the client stays connected for 100ms
+    When the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.session_created"
+
+  @id:myagent.errors.not-an-object @must
+  Scenario: JSON that is not an object is answered with error.validation
+    myagent-events.md §Overview: events are JSON objects following the
+    EventProtocol model; §Error Events: error.validation.
+
+    When the client sends:
+      """
+      ["user.create_session"]
+      """
+    Then the client receives "error.validation"
+    When the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.session_created"
+
+  @id:myagent.errors.missing-event @must
+  Scenario: An event without its event member is answered with error.validation
+    myagent-events.md §Core Protocol Structure: event (the event type) is the
+    one member the EventProtocol model requires besides timestamp;
+    §Error Events: error.validation.
+
+    When the client sends:
+      """
+      {"content": "which event am I?", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    When the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.session_created"
+
+  @id:myagent.errors.unknown-event @must
+  Scenario: An unknown event type is answered with error.validation
+    myagent-events.md §All Event Types / User Events lists the events a client
+    sends; §Error Events: error.validation for input that fails validation.
+
+    When the client sends:
+      """
+      {"event": "user.dance", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    When the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.session_created"
+
+  @id:myagent.errors.server-event-from-client @should
+  Scenario: A server event sent by the client is refused
+    myagent-events.md §Event Namespacing: user.* events go client → server, the
+    other namespaces come from the server.
+    Interpretation: a client that sends a server event (agent.final_answer) is
+    answered with error.validation.
+
+    When the client sends:
+      """
+      {"event": "agent.final_answer", "content": "I answer myself", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client stays connected for 100ms
+
+  @id:myagent.errors.binary-frame @should
+  Scenario: A binary frame is answered with error.validation
+    myagent-events.md §Overview: events are JSON objects.
+    Interpretation: JSON travels in text frames; a binary frame is refused with
+    error.validation and the connection stays open.
+
+    When the client sends a binary frame of 16 bytes
+    Then the client receives "error.validation"
+    When the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.session_created"
+
+  @id:myagent.errors.message-without-content @must
+  Scenario: A user.message without content is refused and starts no run
+    myagent-events.md §All Event Types / User Events: user.message submits a
+    query (its content, §Core Protocol Structure); §Error Events:
+    error.validation.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client receives no "plan.start" within 300ms
+
+  @id:myagent.errors.mistyped-seq @must
+  Scenario: A user.ack whose seq is not a number is refused
+    myagent-events.md §Core Protocol Structure: seq?: number; §Reliable
+    Delivery Mechanism: user.ack {seq}; §Error Events: error.validation.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    When the client sends:
+      """
+      {"event": "user.ack", "session_id": "{sid}", "seq": "one", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client stays connected for 100ms
+
+  @id:myagent.errors.response-without-step-id @must
+  Scenario: A user.response without step_id is refused
+    myagent-events.md §Request/Response Pairing (step_id): "step_id must match
+    for request/response correlation", so a response without one cannot be
+    paired; §Error Events: error.validation.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+
+  @id:myagent.errors.response-unknown-step @must
+  Scenario: A user.response to a step_id nobody asked is refused
+    myagent-events.md §Request/Response Pairing (step_id): the response's
+    step_id must match an agent.user_confirm; §Error Events: error.validation.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "never-asked-{unique}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client receives no "plan.start" within 300ms
+
+  @id:myagent.errors.no-session @should
+  Scenario: An event that needs a session on a connection without one is refused
+    myagent-events.md §Session Management / Session Lifecycle: a session is
+    created first (user.create_session).
+    Interpretation: user.cancel on a connection that belongs to no session is
+    refused with error.validation.
+
+    When the client sends:
+      """
+      {"event": "user.cancel", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client stays connected for 100ms
+
+  @id:myagent.errors.cancel-idle @should
+  Scenario: user.cancel with nothing running is refused
+    myagent-events.md §All Event Types / User Events: user.cancel cancels the
+    current operation.
+    Interpretation: with no operation running, the server answers
+    error.validation and the session stays as it was.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    When the client sends:
+      """
+      {"event": "user.cancel", "session_id": "{sid}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client has received no "agent.interrupted"
+
+  @id:myagent.errors.ack-unsent @should
+  Scenario: An ack of a seq the server never sent is refused
+    myagent-events.md §Reliable Delivery Mechanism: user.ack acknowledges a
+    received event.
+    Interpretation: acknowledging a seq beyond the session's last one is
+    refused with error.validation.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    When the client sends:
+      """
+      {"event": "user.ack", "session_id": "{sid}", "seq": 999999, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+
+  @id:myagent.errors.unknown-session @should
+  Scenario: Resuming a session the server does not know fails with error.recovery_failed
+    myagent-events.md §Error Events: error.recovery_failed, "recovery failed";
+    §Event Flow Architecture / 3. Reconnection & State Recovery.
+    Interpretation: user.reconnect_with_state naming an unknown session_id is
+    a failed recovery.
+
+    When the client sends:
+      """
+      {"event": "user.reconnect_with_state", "session_id": "no-such-session-{unique}", "last_seq": 3, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.recovery_failed"
+    When the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.session_created"
+
+  @id:myagent.errors.last-seq-ahead @should
+  Scenario: Resuming from a last_seq the session never reached fails
+    myagent-events.md §Error Events: error.recovery_failed; §Buffer Management:
+    replay from last_seq.
+    Interpretation: a last_seq beyond the session's last seq cannot be resumed
+    from and is answered with error.recovery_failed.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    And client "B" connects
+    And client "B" receives "system.connected"
+    When client "B" sends:
+      """
+      {"event": "user.reconnect_with_state", "session_id": "{sid}", "last_seq": 999999, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then client "B" receives "error.recovery_failed"
+
+  @id:myagent.errors.already-in-session @should
+  Scenario: A second user.create_session on the same connection is refused
+    myagent-events.md §Session Management / Session Lifecycle.
+    Interpretation: a connection belongs to one session; creating another on
+    it is refused with error.validation and the first session stays.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    When the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client has received 1 "agent.session_created"
+
+  @id:myagent.errors.run-in-progress @should @scripted
+  Scenario: A second user.message while a pipeline runs is refused
+    myagent-events.md §Event Flow Architecture / 1: one pipeline per query.
+    Interpretation: a user.message while a pipeline runs in the session is
+    refused with error.validation, and the running pipeline completes.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    And the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/slow 8", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.partial_answer"
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "me too", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.validation"
+    And the client receives "agent.final_answer"
+    And the client has received 1 "plan.start"
+
+  @id:myagent.errors.execution-failed @must @scripted
+  Scenario: A failing task is reported with error.execution and the run ends
+    myagent-events.md §All Event Types / Error Events: error.execution,
+    "execution fails", with error type and context. The failed run gives no
+    final answer; the session accepts the next message.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/fail the disk is full", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "error.execution"
+    And its "content" contains "the disk is full"
+    And the client receives no "agent.final_answer" within 300ms
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "try something else", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.final_answer"
+
+  @id:myagent.errors.task-coercion @should
+  Scenario: Tasks that cannot be read are reported with plan.coercion_error
+    myagent-events.md §All Event Types / Plan Events: plan.coercion_error, an
+    error message with error details, when the tasks cannot be coerced.
+    Interpretation: a user.solve_tasks whose content.tasks is not a list of
+    tasks is answered with plan.coercion_error and starts no solver.
+
+    Given the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+    When the client sends:
+      """
+      {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": 42}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "plan.coercion_error"
+    And its "content" is a string
+    And the client receives no "solver.start" within 300ms

@@ -1,0 +1,170 @@
+@myagent
+Feature: MyAgent plan → solve → aggregate pipeline
+  myagent-events.md §Event Flow Architecture / 1: a user.message runs the
+  pipeline plan.start → plan.completed → for each task solver.start … 
+  solver.completed → aggregate.start → aggregate.completed →
+  pipeline.completed → agent.final_answer. Every event of the stream carries
+  seq for reliable delivery; the check engine judges that seq increases.
+
+  Background:
+    Given a client connects
+    And the client receives "system.connected"
+    And the client sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.session_created"
+    And I remember its "session_id" as "sid"
+
+  @id:myagent.pipeline.full-order @must
+  Scenario: A user.message runs the whole pipeline in order
+    myagent-events.md §Event Flow Architecture / 1. Plan → Solve → Aggregate
+    Pipeline: the stages arrive in the documented order; pipeline.completed
+    comes after aggregate.completed and before agent.final_answer (seq gives
+    the order in which the server sent them).
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "hello there", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives, in order:
+      | plan.start          |
+      | plan.completed      |
+      | solver.start        |
+      | solver.completed    |
+      | aggregate.start     |
+      | aggregate.completed |
+    And I remember its "seq" as "aggregated"
+    When the client receives "agent.final_answer"
+    And I remember its "seq" as "final"
+    Then the client has received 1 "pipeline.completed" where "seq" is greater than {aggregated}
+    And the client has received 1 "pipeline.completed" where "seq" is less than {final}
+
+  @id:myagent.pipeline.seq-numbered @must
+  Scenario: Every event of the pipeline carries an increasing seq
+    myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack):
+    events are numbered for reliable delivery; the check engine judges that the
+    seq of the stream strictly increases on the connection.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "count with me", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "plan.start"
+    And its "seq" is an integer
+    And I remember its "seq" as "first"
+    And the client receives "solver.start"
+    And its "seq" is greater than {first}
+    And I remember its "seq" as "solving"
+    And the client receives "solver.completed"
+    And its "seq" is greater than {solving}
+    And I remember its "seq" as "solved"
+    And the client receives "pipeline.completed"
+    And its "seq" is greater than {solved}
+    And I remember its "seq" as "piped"
+    And the client receives "agent.final_answer"
+    And its "seq" is greater than {piped}
+
+  @id:myagent.pipeline.plan-payload @must
+  Scenario: plan.completed lists the tasks the solver then runs
+    myagent-events.md §All Event Types / Plan Events: plan.completed carries
+    {tasks: [...]} with metadata {task_count, plan_summary}; §Solver Events:
+    solver.start carries {task: {...}}.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "plan this", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "plan.start"
+    And its "content.question" is a string
+    And the client receives "plan.completed"
+    And its "content.tasks" is an array
+    And its "metadata.task_count" is at least 1
+    And the client receives "solver.start"
+    And its "content.task" is an object
+    And the client receives "agent.final_answer"
+
+  @id:myagent.pipeline.echo-answer @must @scripted
+  Scenario: The final answer carries the agent's reply
+    myagent-events.md §All Event Types / Agent Events: agent.final_answer is the
+    complete response. The scripted agent echoes plain text.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "hello there", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "agent.final_answer"
+    And its "content" contains "Echo: hello there"
+
+  @id:myagent.pipeline.thinking @must @scripted
+  Scenario: agent.thinking streams inside the solver stage
+    myagent-events.md §Event Flow Architecture / 1: within a task, between
+    solver.start and solver.completed, the agent reports agent.thinking.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/think weighing the options", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives, in order:
+      | solver.start       |
+      | agent.thinking     |
+      | solver.completed   |
+      | pipeline.completed |
+      | agent.final_answer |
+
+  @id:myagent.pipeline.tool-without-approval @must @scripted
+  Scenario: A tool that needs no approval is reported as tool_call and tool_result
+    myagent-events.md §Event Flow Architecture / 1: within a task the agent
+    reports agent.tool_call (tool name, params) and agent.tool_result.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/exec list_files {\"dir\": \"/tmp\"}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives, in order:
+      | solver.start       |
+      | agent.tool_call    |
+      | agent.tool_result  |
+      | solver.completed   |
+      | pipeline.completed |
+      | agent.final_answer |
+    And the client has received no "agent.user_confirm"
+
+  @id:myagent.pipeline.partial-answers @must @scripted
+  Scenario: A streamed reply arrives as partial answers before the task completes
+    myagent-events.md §All Event Types / Agent Events: agent.partial_answer is
+    the streaming response, agent.final_answer the complete one.
+
+    When the client sends:
+      """
+      {"event": "user.message", "session_id": "{sid}", "content": "/stream 5", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives, in order:
+      | solver.start         |
+      | agent.partial_answer |
+      | solver.completed     |
+      | agent.final_answer   |
+    And the client has received 5 "agent.partial_answer"
+
+  @id:myagent.pipeline.solve-tasks @should
+  Scenario: user.solve_tasks runs the solver on each given task, without planning
+    myagent-events.md §All Event Types / User Events: user.solve_tasks is direct
+    solver execution; §Event Flow Architecture / 1: solver.start … solver.completed
+    for each task, then aggregation and the final answer.
+    Interpretation: the spec gives no payload; content.tasks lists the tasks
+    (objects with a title), as the reference server reads it.
+
+    When the client sends:
+      """
+      {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "first task"}, {"title": "second task"}]}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives, in order:
+      | solver.start        | {"content": {"task": {"title": "first task"}}}  |
+      | solver.completed    | {"content": {"task": {"title": "first task"}}}  |
+      | solver.start        | {"content": {"task": {"title": "second task"}}} |
+      | solver.completed    | {"content": {"task": {"title": "second task"}}} |
+      | aggregate.start     |                                                 |
+      | aggregate.completed |                                                 |
+      | pipeline.completed  |                                                 |
+      | agent.final_answer  |                                                 |
+    And the client has received no "plan.start"

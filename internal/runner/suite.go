@@ -85,7 +85,7 @@ func Run(ctx context.Context, opts Options) ([]reports.Scenario, error) {
 		}
 		r.target(ctx, t)
 	}
-	sort.SliceStable(r.out, func(i, j int) bool { return r.out[i].Target < r.out[j].Target })
+	sortResults(r.out, opts.Targets)
 	return r.out, nil
 }
 
@@ -324,4 +324,31 @@ func errored(c *Case, t Target, why string) reports.Scenario {
 func caseResult(c *Case, t Target) reports.Scenario {
 	return reports.Scenario{ID: c.ID, Name: c.Name, Feature: c.Feature, File: c.File, Line: c.Line,
 		Dialect: c.Dialect, Target: t.Name, Level: c.Level, Tags: c.Tags, Requirement: c.Requirement}
+}
+
+// sortResults orders results as the features are written: by target (in
+// the order given), dialect (canonical order), file, line and id, so
+// reports do not depend on which scenario finished first.
+func sortResults(out []reports.Scenario, targets []Target) {
+	rank := map[string]int{}
+	for i, t := range targets {
+		rank["t:"+t.Name] = i
+	}
+	for i, d := range dialect.Names() {
+		rank["d:"+d] = i
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case a.Target != b.Target:
+			return rank["t:"+a.Target] < rank["t:"+b.Target]
+		case a.Dialect != b.Dialect:
+			return rank["d:"+a.Dialect] < rank["d:"+b.Dialect]
+		case a.File != b.File:
+			return a.File < b.File
+		case a.Line != b.Line:
+			return a.Line < b.Line
+		}
+		return a.ID < b.ID
+	})
 }

@@ -211,7 +211,13 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	}
 	started := time.Now()
 	multi := len(opts.Targets) > 1
-	opts.Progress = func(s reports.Scenario) { printProgress(p, s, multi) }
+	lastErr := ""
+	opts.Progress = func(s reports.Scenario) {
+		printProgress(p, s, multi, s.Verdict == reports.Error && s.Reason == lastErr)
+		if s.Verdict == reports.Error {
+			lastErr = s.Reason
+		}
+	}
 	results, err := runner.Run(ctx, opts)
 	if err != nil {
 		return harnessErr(err)
@@ -226,7 +232,7 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	rep.Dialects = dialectsOf(results)
 	rep.Stale = runner.ApplyBaseline(rep.Scenarios, baseline)
 	for i := range rep.Scenarios {
-		if s := &rep.Scenarios[i]; s.Verdict == reports.Failed || s.Verdict == reports.Error {
+		if s := &rep.Scenarios[i]; s.Verdict == reports.Failed {
 			s.Rerun = rerunCommand(args, s.ID)
 		}
 	}

@@ -28,8 +28,9 @@ func printVerdictWord(p *console.Printer, v reports.Verdict) {
 }
 
 // printProgress prints one line per finished scenario, and for a failure
-// the reason with expected vs actual.
-func printProgress(p *console.Printer, s reports.Scenario, multi bool) {
+// the reason with expected vs actual. sameError says the reason is the
+// one just printed (a dead target errors every scenario the same way).
+func printProgress(p *console.Printer, s reports.Scenario, multi, sameError bool) {
 	printVerdictWord(p, s.Verdict)
 	p.Printf(" %s", s.ID)
 	if multi {
@@ -40,7 +41,7 @@ func printProgress(p *console.Printer, s reports.Scenario, multi bool) {
 		p.Dim(" (%s)", s.Duration.Round(time.Millisecond))
 	}
 	p.Printf("\n")
-	if s.Verdict == reports.Passed || s.Verdict == reports.Skipped {
+	if s.Verdict == reports.Passed || s.Verdict == reports.Skipped || sameError {
 		return
 	}
 	printReason(p, s)
@@ -102,6 +103,20 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 			}
 			p.Printf(" %s\n", s.Rerun)
 		}
+	}
+	errs := map[string]int{}
+	var order []string
+	for _, s := range rep.Scenarios {
+		if s.Verdict == reports.Error {
+			if errs[s.Reason] == 0 {
+				order = append(order, s.Reason)
+			}
+			errs[s.Reason]++
+		}
+	}
+	for _, reason := range order {
+		p.Fail("\n%d could not run: ", errs[reason])
+		p.Printf("%s\n", reason)
 	}
 	for _, e := range rep.Stale {
 		p.Warn("\nstale baseline entry: %s now passes", e.ID)

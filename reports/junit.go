@@ -40,13 +40,18 @@ type junitCase struct {
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	Skipped   *junitProblem `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
+	SystemOut *junitText    `xml:"system-out,omitempty"`
+}
+
+// junitText is a CDATA section, so a wire log reads as it was sent.
+type junitText struct {
+	Text string `xml:",cdata"`
 }
 
 type junitProblem struct {
 	Message string `xml:"message,attr,omitempty"`
 	Type    string `xml:"type,attr,omitempty"`
-	Body    string `xml:",chardata"`
+	Body    string `xml:",cdata"`
 }
 
 // WriteJUnit writes the report as JUnit XML: one testsuite per dialect and
@@ -72,18 +77,18 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		}
 		s := suite(name)
 		c := junitCase{Name: sc.ID + ": " + sc.Name, Classname: sc.Dialect + "." + strings.TrimSuffix(baseName(sc.File), ".feature"),
-			Time: seconds(sc.Duration.Seconds()), SystemOut: wireLog(sc.Frames)}
-		s.add(&c, sc.Verdict, sc.Reason, scenarioDetail(sc), sc.Baselined)
+			Time: seconds(sc.Duration.Seconds()), SystemOut: cdata(wireLog(sc.Frames))}
+		s.add(&c, sc.Verdict, sc.Reason, xmlSafe(scenarioDetail(sc)), sc.Baselined)
 		s.Cases = append(s.Cases, c)
 	}
 	for _, se := range r.Sessions {
 		s := suite("sessions " + se.Dialect)
-		c := junitCase{Name: "session " + se.ID, Classname: se.Dialect + ".session", Time: "0", SystemOut: wireLog(se.Frames)}
+		c := junitCase{Name: "session " + se.ID, Classname: se.Dialect + ".session", Time: "0", SystemOut: cdata(wireLog(se.Frames))}
 		reason := ""
 		if len(se.Findings) > 0 {
 			reason = se.Findings[0].Rule + ": " + se.Findings[0].Message
 		}
-		s.add(&c, se.Verdict, reason, findingsDetail(se.Findings)+framesDetail(se.Frames), "")
+		s.add(&c, se.Verdict, reason, xmlSafe(findingsDetail(se.Findings)+framesDetail(se.Frames)), "")
 		s.Cases = append(s.Cases, c)
 	}
 	sort.Strings(order)
@@ -196,7 +201,28 @@ func wireLog(frames []Frame) string {
 
 func oneLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	return s
+	return xmlSafe(s)
+}
+
+func cdata(s string) *junitText {
+	if s == "" {
+		return nil
+	}
+	return &junitText{Text: xmlSafe(s)}
+}
+
+// xmlSafe replaces what XML 1.0 cannot carry even in CDATA (control
+// characters a malformed frame may hold) with U+FFFD.
+func xmlSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return r
+		case r < 0x20, r == 0xFFFE, r == 0xFFFF, r >= 0xD800 && r <= 0xDFFF:
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }
 
 func baseName(p string) string {

@@ -23,8 +23,13 @@ type step struct {
 func c2s(conn, json string) step { return step{conn, wire.ClientToServer, json} }
 func s2c(conn, json string) step { return step{conn, wire.ServerToClient, json} }
 
-// closeConn ends a connection, as a close frame would.
+// closeConn ends a connection, as the end of its TCP connection does.
 func closeConn(conn string) step { return step{conn: conn} }
+
+// closeFrame is a close frame sent in one direction.
+func closeFrame(conn string, dir wire.Direction) step { return step{conn: conn, dir: dir, json: closeMark} }
+
+const closeMark = "\x00close"
 
 // ruleCase is a table row: the frames, and the rule ids that must fire (an
 // empty want means the sequence is clean).
@@ -56,8 +61,12 @@ func feedWith(t *testing.T, name string, urls func(string) string, opts Options,
 		if urls != nil {
 			f.URL = urls(st.conn)
 		}
-		if st.dir == "" {
-			f.Op = wire.OpClose
+		switch {
+		case st.dir == "":
+			s.Closed(st.conn)
+			continue
+		case st.json == closeMark:
+			f.Op, f.Payload, f.CloseCode = wire.OpClose, nil, 1000
 		}
 		out = append(out, s.Observe(f)...)
 	}

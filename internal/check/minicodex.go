@@ -35,6 +35,9 @@ var (
 	mcAbortIdle = Rule{ID: "minicodex.abort-not-running", Severity: Warning, Dialect: "minicodex",
 		Spec:    "minicodex-v1.md §Error codes: NOT_RUNNING; §UI state machine",
 		Summary: "abort is sent only while a run is active (it may race with the run finishing, hence a warning)."}
+	mcResumeUnseen = Rule{ID: "minicodex.resume-unseen", Severity: Error, Dialect: "minicodex",
+		Spec:    "minicodex-v1.md §Handshake & resume: resume{last_seen_event_id}, the last event the client saw",
+		Summary: "A client resumes from an event_id the session delivered: a last_seen_event_id beyond every event delivered so far makes the server skip events the client never saw (judged once the session has delivered an event)."}
 	mcDecisionUnknown = Rule{ID: "minicodex.decision-unknown-call", Severity: Error, Dialect: "minicodex",
 		Spec:    "minicodex-v1.md §Server → Client messages: Approvals",
 		Summary: "approval_decision names a call_id that an approval_pending announced."}
@@ -43,7 +46,7 @@ var (
 var _ = registerRuleSet("minicodex", func(o Options) ruleSet { return newMinicodex(o) })
 
 var _ = register(mcEventIDOrder, mcReplayMismatch, mcReplayGap, mcReplayDuplicate, mcHandshakeFirst,
-	mcApproveUnknown, mcApproveDecided, mcAbortIdle, mcDecisionUnknown)
+	mcApproveUnknown, mcApproveDecided, mcAbortIdle, mcDecisionUnknown, mcResumeUnseen)
 
 type minicodex struct {
 	log     *eventLog
@@ -55,6 +58,10 @@ type minicodex struct {
 	// stay quiet rather than guess.
 	announced *recent[bool]
 	running   bool
+	// delivered is the highest event_id delivered to any connection of
+	// the session, for judging the client's resume.
+	hasDelivered bool
+	delivered    int64
 }
 
 type mcConn struct {
@@ -112,6 +119,11 @@ func (r *minicodex) client(c *mcConn, m *message) []Finding {
 		if n, ok := jsonx.Int64(m.Doc["last_seen_event_id"]); ok {
 			c.from, c.cursor = n, n
 			c.hasLast, c.last = true, n
+			if r.hasDelivered && n > r.delivered {
+				fd := mcResumeUnseen.fire(m, "resume from event_id %d, which the session never delivered (the last was %d)", n, r.delivered)
+				fd.Pointer, fd.Expected, fd.Actual = "/last_seen_event_id", fmt.Sprintf("<= %d", r.delivered), strconv.FormatInt(n, 10)
+				out = append(out, fd)
+			}
 		}
 	case "approve", "deny":
 		out = append(out, r.approval(m)...)
@@ -164,6 +176,9 @@ func (r *minicodex) server(c *mcConn, m *message) []Finding {
 	e, ok := jsonx.Int64(m.Doc["event_id"])
 	if !ok {
 		return nil
+	}
+	if !r.hasDelivered || e > r.delivered {
+		r.hasDelivered, r.delivered = true, e
 	}
 	var out []Finding
 	if !(c.resumed && e <= c.from) { // a re-sent old event is a replay-duplicate, reported once

@@ -53,6 +53,11 @@ func TestMinicodexRules(t *testing.T) {
 		{name: "event_id goes backwards", want: []string{"minicodex.event-id-order"},
 			steps: then(mcThree[:6], s2c("c1", mcText("x", 0)))},
 		{name: "event_id may skip numbers", steps: then(mcThree[:6], s2c("c1", mcText("!", 10)))},
+		{name: "resume from the last event seen", steps: then(mcThree, c2s("c2", mcResume(3)))},
+		{name: "resume from an earlier event", steps: then(mcThree, c2s("c2", mcResume(0)))},
+		{name: "resume from an event never delivered", want: []string{"minicodex.resume-unseen"},
+			steps: then(mcThree, c2s("c2", mcResume(4)))},
+		{name: "resume before any event was seen (a recording that starts late)", steps: []step{c2s("c1", mcResume(57))}},
 		{name: "resume replays the delta", steps: then(mcThree,
 			c2s("c2", mcResume(1)), s2c("c2", mcText("hel", 2)), s2c("c2", mcText("lo", 3)), s2c("c2", mcText("!", 4)))},
 		{name: "resume replay alters an event", want: []string{"minicodex.replay-mismatch"}, steps: then(mcThree,
@@ -135,4 +140,19 @@ func TestMinicodexForgettingNeverAccuses(t *testing.T) {
 			t.Errorf("bounded memory produced an error: %s", f)
 		}
 	}
+}
+
+func TestCloseFrames(t *testing.T) {
+	t.Parallel()
+	runRuleCases(t, "minicodex", []ruleCase{
+		{name: "server frames after the client's close belong to the connection", steps: then(mcThree[:6],
+			closeFrame("c1", wire.ClientToServer), s2c("c1", mcText("!", 4)), closeFrame("c1", wire.ServerToClient))},
+		{name: "a data frame after the sender's own close", want: []string{"frame.after-close"}, steps: then(mcThree[:6],
+			closeFrame("c1", wire.ServerToClient), s2c("c1", mcText("!", 4)))},
+		{name: "a client command after its close", want: []string{"frame.after-close"}, steps: then(mcThree[:6],
+			closeFrame("c1", wire.ClientToServer), c2s("c1", `{"type":"ping"}`))},
+		{name: "both closes end the connection; its id may start afresh", steps: then(mcThree[:6],
+			closeFrame("c1", wire.ClientToServer), closeFrame("c1", wire.ServerToClient),
+			c2s("c1", mcHello), s2c("c1", mcWelcome), s2c("c1", mcText("hel", 2)))},
+	})
 }

@@ -19,6 +19,9 @@ var (
 	maAckUnsent = Rule{ID: "myagent.ack-unsent", Severity: Error, Dialect: "myagent",
 		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack): the client acknowledges receipt of event seq",
 		Summary: "user.ack acknowledges a seq the server has delivered to the session (not greater than every seq sent so far)."}
+	maReconnectUnseen = Rule{ID: "myagent.reconnect-unseen", Severity: Error, Dialect: "myagent",
+		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: on reconnect, client can request replay from last_seq",
+		Summary: "user.reconnect_with_state names a last_seq the session delivered: a last_seq beyond every seq sent makes the server skip events the client never saw (judged once the session has sent an event)."}
 	maAckRegress = Rule{ID: "myagent.ack-regress", Severity: Warning, Dialect: "myagent",
 		Spec:    "interpretation: myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
 		Summary: "user.ack on a connection does not acknowledge a seq lower than an earlier ack on that connection (until the client rewinds with user.reconnect_with_state)."}
@@ -53,7 +56,7 @@ var (
 
 var _ = registerRuleSet("myagent", func(o Options) ruleSet { return newMyagent(o) })
 
-var _ = register(maSeqOrder, maAckUnsent, maAckRegress, maReplayMismatch, maReplayGap, maReplayTruncated,
+var _ = register(maSeqOrder, maAckUnsent, maReconnectUnseen, maAckRegress, maReplayMismatch, maReplayGap, maReplayTruncated,
 	maReplayDuplicate, maRedeliveryAfterAck, maResponseStep, maResponseRepeat, maConnectedFirst, maPipelineOrder)
 
 // maIgnore lists the members a re-delivered event may change: connection_id
@@ -155,7 +158,7 @@ func (r *myagent) client(c *maConn, m *message) []Finding {
 	case "user.ack":
 		return r.acked(c, m)
 	case "user.reconnect_with_state":
-		r.reconnect(c, m)
+		return r.reconnect(c, m)
 	case "user.response":
 		if v, ok := jsonx.Get(m.Doc, "/content/approved"); ok && v == false {
 			r.endRuns() // a declined confirmation ends the run without a pipeline
@@ -207,8 +210,14 @@ func (r *myagent) acked(c *maConn, m *message) []Finding {
 // reconnect starts a replay on the connection: from last_seq when the
 // request names one, else from the session's last ack, else without a
 // cursor (gaps are then not judged).
-func (r *myagent) reconnect(c *maConn, m *message) {
+func (r *myagent) reconnect(c *maConn, m *message) []Finding {
 	last, ok := maLastSeq(m.Doc)
+	var out []Finding
+	if ok && r.hasSent && last > r.sent {
+		fd := maReconnectUnseen.fire(m, "user.reconnect_with_state from seq %d, which the session never sent (the last was %d)", last, r.sent)
+		fd.Expected, fd.Actual = fmt.Sprintf("<= %d", r.sent), strconv.FormatInt(last, 10)
+		out = append(out, fd)
+	}
 	c.undo = maUndo{hasLast: c.hasLast, last: c.last, hasSent: r.hasSent, sent: r.sent}
 	c.resumed, c.head = true, true
 	c.hasFrom, c.from = ok, last
@@ -224,6 +233,7 @@ func (r *myagent) reconnect(c *maConn, m *message) {
 	case r.hasAck:
 		c.judge, c.cursor = true, r.ack
 	}
+	return out
 }
 
 // maLastSeq reads last_seq where user.reconnect_with_state may carry it:

@@ -35,6 +35,9 @@ var (
 	ruleTooLarge = Rule{ID: "frame.too-large", Severity: Warning,
 		Spec:    "interpretation: the checker's frame size limit (--max-frame), not a spec rule",
 		Summary: "A frame larger than the checker's limit is not validated; the gap is reported."}
+	ruleAfterClose = Rule{ID: "frame.after-close", Severity: Error,
+		Spec:    "RFC 6455 §5.5.1: after sending a Close frame, the endpoint MUST NOT send any more data frames",
+		Summary: "No data frame follows the sender's own close frame on a connection."}
 	ruleTooDeep = Rule{ID: "frame.too-deep", Severity: Warning,
 		Spec:    "interpretation: the checker's nesting limit, not a spec rule",
 		Summary: "A frame nested deeper than the checker's limit is not validated; the gap is reported."}
@@ -44,4 +47,4 @@ var (
 )
 
 var _ = register(ruleBinary, ruleUTF8, ruleJSON, ruleObject, ruleTypeMissing, ruleTypeUnknown,
-	ruleTypeRemoved, ruleDuplicateKey, ruleNumberRange, ruleStringEncoding, ruleTooLarge, ruleTooDeep, ruleSchema)
+	ruleTypeRemoved, ruleDuplicateKey, ruleNumberRange, ruleStringEncoding, ruleTooLarge, ruleTooDeep, ruleSchema, ruleAfterClose)

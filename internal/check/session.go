@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/wire"
 )
@@ -27,7 +29,16 @@ type Session struct {
 	d     *dialect.Dialect
 	lim   Limits
 	rules ruleSet
-	conns map[string]bool
+	conns map[string]*connState
+}
+
+// connState is what the session knows of one connection's ends: which
+// side sent its close frame. A connection ends for the rules when both
+// sides closed, or when the feeder says it ended (Closed): the peer may
+// legitimately send until its own close frame, and those frames belong to
+// the connection's state.
+type connState struct {
+	closed map[wire.Direction]bool
 }
 
 // ruleSet is the stateful part of a dialect: sequence, replay and state
@@ -47,7 +58,7 @@ func NewSession(d *dialect.Dialect, opts Options) *Session {
 		d:     d,
 		lim:   opts.Limits.orDefault(),
 		rules: newRuleSet(d.Dialect, opts),
-		conns: map[string]bool{},
+		conns: map[string]*connState{},
 	}
 }
 
@@ -57,13 +68,21 @@ func (s *Session) Dialect() *dialect.Dialect { return s.d }
 // Observe judges one frame in the context of every frame before it and
 // returns the findings it makes, in the order the rules fired.
 func (s *Session) Observe(f wire.Frame) []Finding {
-	if !s.conns[f.Conn] {
-		s.conns[f.Conn] = true
+	st, ok := s.conns[f.Conn]
+	if !ok {
+		st = &connState{closed: map[wire.Direction]bool{}}
+		s.conns[f.Conn] = st
 		s.rules.opened(f.Conn, f.URL)
 	}
 	if f.Op == wire.OpClose {
-		s.Closed(f.Conn)
+		st.closed[f.Dir] = true
+		if st.closed[wire.ClientToServer] && st.closed[wire.ServerToClient] {
+			s.Closed(f.Conn)
+		}
 		return nil
+	}
+	if st.closed[f.Dir] && (f.Op == wire.OpText || f.Op == wire.OpBinary) {
+		return []Finding{afterClose(f)}
 	}
 	m, out := stateless(s.d, f, s.lim)
 	if m != nil && m.Known {
@@ -78,9 +97,23 @@ func (s *Session) Observe(f wire.Frame) []Finding {
 // Closed tells the session a connection ended (with or without a close
 // frame); rules that track per-connection state forget it.
 func (s *Session) Closed(conn string) {
-	if s.conns[conn] {
+	if _, ok := s.conns[conn]; ok {
+		delete(s.conns, conn)
 		s.rules.closed(conn)
 	}
+}
+
+// afterClose reports a data frame its sender sent after its close frame;
+// the frame is not judged further (the peer must not act on it).
+func afterClose(f wire.Frame) Finding {
+	side := "client"
+	if f.Dir == wire.ServerToClient {
+		side = "server"
+	}
+	return Finding{Rule: ruleAfterClose.ID, Severity: ruleAfterClose.Severity, Spec: ruleAfterClose.Spec,
+		Message:  fmt.Sprintf("the %s sent a data frame after its own close frame", side),
+		Expected: "no data frame after close", Actual: fmt.Sprintf("%s frame of %d bytes", f.Op, len(f.Payload)),
+		Conn: f.Conn, Dir: f.Dir, Frame: f.Index}
 }
 
 // ruleSets maps a dialect to the constructor of its stateful rules; each

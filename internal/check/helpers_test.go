@@ -27,7 +27,9 @@ func s2c(conn, json string) step { return step{conn, wire.ServerToClient, json} 
 func closeConn(conn string) step { return step{conn: conn} }
 
 // closeFrame is a close frame sent in one direction.
-func closeFrame(conn string, dir wire.Direction) step { return step{conn: conn, dir: dir, json: closeMark} }
+func closeFrame(conn string, dir wire.Direction) step {
+	return step{conn: conn, dir: dir, json: closeMark}
+}
 
 const closeMark = "\x00close"
 

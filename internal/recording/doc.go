@@ -12,6 +12,21 @@
 //	{"kind":"frame","conn":"c1","session":"s1","dir":"c2s","index":1,"time":"…","opcode":1,"text":"{\"type\":\"hello\",\"v\":\"1.0.0\"}"}
 //	{"kind":"close","conn":"c1","session":"s1","time":"…","code":1000,"reason":"bye","by":"client"}
 //
+// A recorder that learns a connection's session only from its traffic
+// (wsproxy: a minicodex welcome names the session a resume joins) writes
+// the open line with "pending":true, the frames with no session, and then a
+// "session" line; a recorder that detected the dialect from the traffic
+// writes a "dialect" line:
+//
+//	{"kind":"dialect","dialect":"minicodex","reason":"1 of the first 1 frames are its message types (hello), …","time":"…"}
+//	{"kind":"open","conn":"c2","pending":true,"url":"ws://127.0.0.1:7337/ws","time":"…"}
+//	{"kind":"frame","conn":"c2","dir":"c2s","index":9,"time":"…","opcode":1,"text":"{\"type\":\"resume\",…}"}
+//	{"kind":"session","conn":"c2","session":"sess_1","parent":"c1","time":"…"}
+//
+// Readers judge the frames of a pending connection with the session the
+// session line names, at the place of that line (internal/validate), so a
+// recording is judged offline exactly as the proxy judged it live.
+//
 // Text payloads that are valid UTF-8 are stored as "text"; anything else
 // (binary frames, invalid UTF-8) as "base64", so every byte round-trips.
 // Chrome DevTools HAR files (entries with _webSocketMessages) are read too,

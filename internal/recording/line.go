@@ -21,6 +21,16 @@ const (
 	KindOpen   = "open"
 	KindFrame  = "frame"
 	KindClose  = "close"
+	// KindSession binds a connection whose open line said "pending" to its
+	// logical session, once the recorder learned it from the traffic (a
+	// minicodex welcome, a mitto connected, a myagent session_id). Frames of
+	// the connection before it are judged with that session, in the order
+	// the file holds them.
+	KindSession = "session"
+	// KindDialect names the dialect of the whole recording when the
+	// recorder only learned it after writing the header (wsproxy
+	// --dialect auto).
+	KindDialect = "dialect"
 )
 
 // Who closed a connection, as recorded in close lines.
@@ -47,9 +57,12 @@ type Line struct {
 	// connections of one session are reconnections or fellow clients, and
 	// are judged together.
 	Session string `json:"session,omitempty"`
-	// Parent (open) is the connection this one reconnects.
+	// Parent (open, session) is the connection this one reconnects.
 	Parent string `json:"parent,omitempty"`
-	URL    string `json:"url,omitempty"`
+	// Pending (open) says the connection's session is not known yet: a
+	// later session line names it.
+	Pending bool   `json:"pending,omitempty"`
+	URL     string `json:"url,omitempty"`
 
 	Time time.Time `json:"time"`
 
@@ -60,7 +73,8 @@ type Line struct {
 	Text   *string        `json:"text,omitempty"`
 	Base64 *string        `json:"base64,omitempty"`
 
-	// close (and close frames)
+	// close (and close frames); Reason is also why a dialect line chose its
+	// dialect.
 	Code   int    `json:"code,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	By     string `json:"by,omitempty"`

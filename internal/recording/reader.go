@@ -134,6 +134,14 @@ func parseLine(raw []byte) (Line, error) {
 		if l.Conn == "" {
 			return Line{}, fmt.Errorf("%s line without conn", l.Kind)
 		}
+	case KindSession:
+		if l.Conn == "" || l.Session == "" {
+			return Line{}, errors.New("session line without conn or session")
+		}
+	case KindDialect:
+		if l.Dialect == "" {
+			return Line{}, errors.New("dialect line without dialect")
+		}
 	case KindFrame:
 		if l.Conn == "" {
 			return Line{}, errors.New("frame line without conn")

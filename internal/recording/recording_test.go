@@ -247,3 +247,50 @@ func writeForever(path string) {
 		_ = w.Frame("s1", wire.Frame{Conn: "c1", Index: i, Dir: wire.ServerToClient, Time: time.Now(), Op: wire.OpText, Payload: payload})
 	}
 }
+
+// TestPendingSessionAndDialectLines round-trips the lines a recorder writes
+// when it learns the dialect and a connection's session from the traffic.
+func TestPendingSessionAndDialectLines(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Tool: "test", Started: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []func() error{
+		func() error { return w.Dialect("minicodex", "detected: hello", t0) },
+		func() error { return w.OpenPending("c2", "ws://127.0.0.1/ws", t0) },
+		func() error { return w.Frame("", sampleFrames()[0]) },
+		func() error { return w.Session("c2", "sess_1", "c1", t0) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []Line
+	_, problems, err := Scan(&buf, func(l Line) error { got = append(got, l); return nil })
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("scan: %v %v", problems, err)
+	}
+	if len(got) != 5 {
+		t.Fatalf("lines = %+v", got)
+	}
+	if d := got[1]; d.Kind != KindDialect || d.Dialect != "minicodex" || d.Reason != "detected: hello" {
+		t.Errorf("dialect line = %+v", d)
+	}
+	if o := got[2]; o.Kind != KindOpen || !o.Pending || o.Session != "" {
+		t.Errorf("open line = %+v", o)
+	}
+	if f := got[3]; f.Kind != KindFrame || f.Session != "" {
+		t.Errorf("frame line = %+v", f)
+	}
+	if s := got[4]; s.Kind != KindSession || s.Conn != "c2" || s.Session != "sess_1" || s.Parent != "c1" {
+		t.Errorf("session line = %+v", s)
+	}
+	bad := `{"kind":"session","conn":"c2"}` + "\n" + `{"kind":"dialect"}` + "\n"
+	_, problems, _ = Scan(strings.NewReader(bad), func(Line) error { return nil })
+	if len(problems) != 2 {
+		t.Errorf("a session line without session and a dialect line without dialect are problems; got %v", problems)
+	}
+}

@@ -48,6 +48,25 @@ func (w *Writer) Open(conn, session, parent, url string, t time.Time) error {
 	return w.write(Line{Kind: KindOpen, Conn: conn, Session: session, Parent: parent, URL: url, Time: t.UTC()})
 }
 
+// OpenPending records a new connection whose session is not known yet;
+// Session names it later. Its frames until then are recorded with no
+// session.
+func (w *Writer) OpenPending(conn, url string, t time.Time) error {
+	return w.write(Line{Kind: KindOpen, Conn: conn, Pending: true, URL: url, Time: t.UTC()})
+}
+
+// Session binds a pending connection to its session, reconnecting parent
+// if set.
+func (w *Writer) Session(conn, session, parent string, t time.Time) error {
+	return w.write(Line{Kind: KindSession, Conn: conn, Session: session, Parent: parent, Time: t.UTC()})
+}
+
+// Dialect names the dialect of the recording when the header could not
+// (it was detected from the traffic), and why.
+func (w *Writer) Dialect(name, reason string, t time.Time) error {
+	return w.write(Line{Kind: KindDialect, Dialect: name, Reason: reason, Time: t.UTC()})
+}
+
 // Frame records one frame of session.
 func (w *Writer) Frame(session string, f wire.Frame) error {
 	l := FrameLine(session, f)

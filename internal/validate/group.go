@@ -1,71 +1,138 @@
 package validate
 
 import (
+	"slices"
+
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
-// grouper routes the lines of a file to the check session of their
-// logical session, remembering each connection's URL and session.
-type grouper struct {
+// Bounds of what a Grouper holds, so memory follows the number of live
+// sessions and not the length of a recording.
+const (
+	// MaxIdleSessions is how many sessions without an open connection keep
+	// their check state (their replay window) so that a later reconnection
+	// is judged against it; past that the one idle longest is forgotten and
+	// a reconnection to it starts afresh, unable to compare old replays.
+	MaxIdleSessions = 256
+	// maxPendingFrames and maxPendingBytes bound the frames held for a
+	// connection whose session is not known yet. The proxy names the
+	// session long before (it gives up after 64 frames or 1 MiB), so only a
+	// hand-made file ever reaches them; the connection is then judged as a
+	// session of its own.
+	maxPendingFrames = 4096
+	maxPendingBytes  = 64 << 20
+)
+
+// Grouper routes the frames of many connections to the check session of
+// their logical session. It is the one place that decides grouping, shared
+// by `wsconform validate` (lines of a file) and the live proxy (frames as
+// they pass), so that a recording judged offline gives exactly the findings
+// the proxy gave live.
+//
+// A connection is bound to its session when it opens, or it is pending: its
+// frames are held, in order, until Bind names the session (a "session"
+// line), and then judged in the order they arrived among the frames of
+// every other pending connection. Binding takes effect at the next frame or
+// close, so connections bound together (one after another, with no frame in
+// between) release their held frames interleaved as they came.
+//
+// A Grouper is not safe for concurrent use; one goroutine owns it.
+type Grouper struct {
 	d        *dialect.Dialect
 	opts     Options
-	sessions map[string]*check.Session
-	conns    map[string]connInfo
+	sessions map[string]*sessionState
+	seen     map[string]bool
+	conns    map[string]*connState
+	pending  []pendingFrame
+	dirty    bool
+	idle     []string
 	frames   int
 	index    int64
+
+	// Observed, when set, is called for every frame a check session judged,
+	// with its findings (nil when it had none), in judging order.
+	Observed func(session string, f wire.Frame, fs []Finding)
 }
 
-type connInfo struct {
-	session, url string
+type sessionState struct {
+	check *check.Session
+	open  int // connections bound to it and not closed
 }
 
-func newGrouper(d *dialect.Dialect, opts Options) *grouper {
-	return &grouper{d: d, opts: opts, sessions: map[string]*check.Session{}, conns: map[string]connInfo{}}
+type connState struct {
+	session, url   string
+	pending        bool
+	closed         bool
+	held, heldSize int
 }
 
-func (g *grouper) line(l recording.Line) []Finding {
+type pendingFrame struct {
+	conn string
+	f    wire.Frame
+}
+
+// NewGrouper starts grouping frames of dialect d.
+func NewGrouper(d *dialect.Dialect, opts Options) *Grouper {
+	return &Grouper{d: d, opts: opts, sessions: map[string]*sessionState{}, seen: map[string]bool{},
+		conns: map[string]*connState{}}
+}
+
+// Sessions is how many logical sessions the frames formed.
+func (g *Grouper) Sessions() int { return len(g.seen) }
+
+// Conns is how many connections were seen.
+func (g *Grouper) Conns() int { return len(g.conns) }
+
+// Frames is how many frames were routed.
+func (g *Grouper) Frames() int { return g.frames }
+
+// Line routes one recording line.
+func (g *Grouper) Line(l recording.Line) []Finding {
 	switch l.Kind {
 	case recording.KindOpen:
-		g.conns[l.Conn] = connInfo{session: g.sessionKey(l), url: l.URL}
-	case recording.KindClose:
-		info := g.conn(l)
-		if s, ok := g.sessions[info.session]; ok {
-			s.Closed(l.Conn)
+		if _, known := g.conns[l.Conn]; known {
+			return nil
 		}
+		if l.Pending && !g.opts.OneSession {
+			g.Open(l.Conn, l.URL, "")
+			return nil
+		}
+		g.Open(l.Conn, l.URL, g.sessionKey(l))
+	case recording.KindSession:
+		g.Bind(l.Conn, l.Session)
+	case recording.KindClose:
+		g.conn(l)
+		return g.Close(l.Conn)
 	case recording.KindFrame:
 		f, err := l.Frame()
 		if err != nil {
 			return nil // Scan already reported the line
 		}
-		info := g.conn(l)
-		g.frames++
-		g.index++
-		if f.Index == 0 {
-			f.Index = g.index
+		c := g.conn(l)
+		if c.pending && l.Session != "" {
+			// A frame line that names the session binds a pending
+			// connection too, for recorders that write no session line.
+			g.Bind(l.Conn, l.Session)
 		}
-		if f.URL == "" {
-			f.URL = info.url
-		}
-		return g.observe(info.session, f)
+		return g.Frame(l.Conn, f)
 	}
 	return nil
 }
 
-// conn returns what is known of a line's connection, registering one that
-// appears without an open line.
-func (g *grouper) conn(l recording.Line) connInfo {
-	info, ok := g.conns[l.Conn]
-	if !ok {
-		info = connInfo{session: g.sessionKey(l), url: l.URL}
-		g.conns[l.Conn] = info
+// conn returns a line's connection, registering one that appears without
+// an open line with the line's session (or as a session of its own).
+func (g *Grouper) conn(l recording.Line) *connState {
+	if c, ok := g.conns[l.Conn]; ok {
+		return c
 	}
-	return info
+	g.Open(l.Conn, l.URL, g.sessionKey(l))
+	return g.conns[l.Conn]
 }
 
-func (g *grouper) sessionKey(l recording.Line) string {
+func (g *Grouper) sessionKey(l recording.Line) string {
 	switch {
 	case g.opts.OneSession:
 		return "all"
@@ -76,19 +143,166 @@ func (g *grouper) sessionKey(l recording.Line) string {
 	}
 }
 
-func (g *grouper) observe(session string, f wire.Frame) []Finding {
-	s, ok := g.sessions[session]
+// Open registers a connection of session, or a pending one when session is
+// empty. A connection opened twice keeps its first registration.
+func (g *Grouper) Open(conn, url, session string) {
+	if _, ok := g.conns[conn]; ok {
+		return
+	}
+	if g.opts.OneSession {
+		session = "all"
+	}
+	c := &connState{url: url, pending: true}
+	g.conns[conn] = c
+	if session != "" {
+		g.bind(c, session)
+	}
+}
+
+// Bind names the session of a pending connection. A connection already
+// bound keeps its session: the first binding wins.
+func (g *Grouper) Bind(conn, session string) {
+	c, ok := g.conns[conn]
 	if !ok {
-		s = check.NewSession(g.d, g.opts.Check)
+		g.Open(conn, "", "")
+		c = g.conns[conn]
+	}
+	if !c.pending || session == "" || g.opts.OneSession {
+		return
+	}
+	g.bind(c, session)
+}
+
+func (g *Grouper) bind(c *connState, session string) {
+	c.pending, c.session = false, session
+	g.seen[session] = true
+	s := g.sessions[session]
+	if s == nil {
+		s = &sessionState{check: check.NewSession(g.d, g.opts.Check)}
 		g.sessions[session] = s
 	}
-	fs := s.Observe(f)
-	if len(fs) == 0 {
+	if s.open == 0 {
+		g.idle = slices.DeleteFunc(g.idle, func(k string) bool { return k == session })
+	}
+	s.open++
+	if c.held > 0 {
+		g.dirty = true
+	}
+}
+
+// Frame judges one frame of conn, or holds it while conn is pending. It
+// returns the findings made now: on this frame, and on held frames that a
+// binding released.
+func (g *Grouper) Frame(conn string, f wire.Frame) []Finding {
+	out := g.release()
+	c, ok := g.conns[conn]
+	if !ok {
+		g.Open(conn, f.URL, conn)
+		c = g.conns[conn]
+	}
+	g.frames++
+	g.index++
+	if f.Index == 0 {
+		f.Index = g.index
+	}
+	if f.URL == "" {
+		f.URL = c.url
+	}
+	if !c.pending {
+		return append(out, g.observe(c.session, f)...)
+	}
+	g.pending = append(g.pending, pendingFrame{conn: conn, f: f})
+	c.held++
+	c.heldSize += len(f.Payload)
+	if c.held >= maxPendingFrames || c.heldSize >= maxPendingBytes {
+		g.bind(c, conn)
+		out = append(out, g.release()...)
+	}
+	return out
+}
+
+// Close ends a connection: a pending one becomes a session of its own and
+// its held frames are judged; the session forgets the connection's state.
+func (g *Grouper) Close(conn string) []Finding {
+	out := g.release()
+	c, ok := g.conns[conn]
+	if !ok || c.closed {
+		return out
+	}
+	if c.pending {
+		g.bind(c, conn)
+		out = append(out, g.release()...)
+	}
+	c.closed = true
+	s := g.sessions[c.session]
+	if s == nil {
+		return out
+	}
+	s.check.Closed(conn)
+	s.open--
+	if s.open == 0 {
+		g.idle = append(g.idle, c.session)
+		if len(g.idle) > MaxIdleSessions {
+			delete(g.sessions, g.idle[0])
+			g.idle = g.idle[1:]
+		}
+	}
+	return out
+}
+
+// End judges the frames still held at the end of the input: each pending
+// connection becomes a session of its own.
+func (g *Grouper) End() []Finding {
+	out := g.release()
+	for _, p := range g.pending {
+		if c := g.conns[p.conn]; c.pending {
+			g.bind(c, p.conn)
+		}
+	}
+	return append(out, g.release()...)
+}
+
+// release judges, in arrival order, the held frames whose connection has
+// been bound since.
+func (g *Grouper) release() []Finding {
+	if !g.dirty {
 		return nil
 	}
-	out := make([]Finding, len(fs))
-	for i, x := range fs {
-		out[i] = Finding{Finding: x, Session: session}
+	g.dirty = false
+	var out []Finding
+	kept := g.pending[:0]
+	for _, p := range g.pending {
+		c := g.conns[p.conn]
+		if c.pending {
+			kept = append(kept, p)
+			continue
+		}
+		c.held, c.heldSize = 0, 0
+		out = append(out, g.observe(c.session, p.f)...)
+	}
+	clear(g.pending[len(kept):])
+	g.pending = kept
+	return out
+}
+
+func (g *Grouper) observe(session string, f wire.Frame) []Finding {
+	s := g.sessions[session]
+	if s == nil {
+		// Evicted while idle and now seen again without a new binding
+		// (a frame after its connection's close line): start afresh.
+		s = &sessionState{check: check.NewSession(g.d, g.opts.Check)}
+		g.sessions[session] = s
+	}
+	fs := s.check.Observe(f)
+	var out []Finding
+	if len(fs) > 0 {
+		out = make([]Finding, len(fs))
+		for i, x := range fs {
+			out[i] = Finding{Finding: x, Session: session}
+		}
+	}
+	if g.Observed != nil {
+		g.Observed(session, f, out)
 	}
 	return out
 }

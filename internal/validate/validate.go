@@ -52,7 +52,7 @@ var (
 	ErrNoDialect = errors.New("dialect not detected")
 )
 
-// detectSample is how many frames auto-detection looks at.
+// detectSample is how many data frames auto-detection looks at.
 const detectSample = 64
 
 // File judges one recording or HAR file.
@@ -72,16 +72,19 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 		return res, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
 	defer f.Close()
-	g := newGrouper(d, opts)
+	g := NewGrouper(d, opts)
 	src, problems, err := recording.Scan(f, func(l recording.Line) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		res.Findings = append(res.Findings, g.line(l)...)
+		res.Findings = append(res.Findings, g.Line(l)...)
 		return nil
 	})
+	if err == nil {
+		res.Findings = append(res.Findings, g.End()...)
+	}
 	res.Source, res.Problems = src, problems
-	res.Sessions, res.Conns, res.Frames = len(g.sessions), len(g.conns), g.frames
+	res.Sessions, res.Conns, res.Frames = g.Sessions(), g.Conns(), g.Frames()
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, err
@@ -91,8 +94,9 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 	return res, nil
 }
 
-// chooseDialect honours --dialect, then the recording header, then the
-// frames themselves.
+// chooseDialect honours --dialect, then the recording header or a dialect
+// line (a proxy that detected the dialect live), then the frames
+// themselves.
 func chooseDialect(path, want string) (string, string, error) {
 	if want != "" && want != "auto" {
 		if !dialect.Known(want) {
@@ -107,6 +111,7 @@ func chooseDialect(path, want string) (string, string, error) {
 	defer f.Close()
 	var (
 		header string
+		reason string
 		urls   []string
 		sample []wire.Frame
 	)
@@ -116,12 +121,22 @@ func chooseDialect(path, want string) (string, string, error) {
 		case recording.KindHeader:
 			header = l.Dialect
 			if dialect.Known(header) {
+				reason = "the recording header names " + header
+				return errEnough
+			}
+		case recording.KindDialect:
+			if dialect.Known(l.Dialect) {
+				header = l.Dialect
+				reason = "the recording names " + header + " (detected live: " + l.Reason + ")"
 				return errEnough
 			}
 		case recording.KindOpen:
 			urls = append(urls, l.URL)
 		case recording.KindFrame:
-			if fr, err := l.Frame(); err == nil {
+			// Data frames only: control frames say nothing of the dialect,
+			// and the proxy writes its dialect line within the first 64
+			// data frames.
+			if fr, err := l.Frame(); err == nil && (fr.Op == wire.OpText || fr.Op == wire.OpBinary) {
 				sample = append(sample, fr)
 			}
 		}
@@ -134,7 +149,7 @@ func chooseDialect(path, want string) (string, string, error) {
 		return "", "", fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
 	if dialect.Known(header) {
-		return header, "the recording header names " + header, nil
+		return header, reason, nil
 	}
 	if len(sample) == 0 && len(problems) > 0 {
 		return "", "", fmt.Errorf("%w: no readable frame (%d malformed lines, first: %s)", ErrUnreadable, len(problems), problems[0])

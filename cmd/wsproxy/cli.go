@@ -1,0 +1,422 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/wsconform/wsconform/internal/console"
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/proxy"
+	"github.com/wsconform/wsconform/internal/version"
+	"github.com/wsconform/wsconform/reports"
+)
+
+// Exit codes, as for wsconform (README, DESIGN.md).
+const (
+	exitOK      = 0
+	exitFail    = 1 // --strict and an error finding
+	exitUsage   = 2 // bad flags or arguments
+	exitHarness = 3 // cannot listen, cannot write the recording or a report
+)
+
+// DefaultListen is loopback only: a proxy that records traffic must not be
+// reachable from other machines unless the user asks.
+const DefaultListen = "127.0.0.1:8080"
+
+// exitError carries an exit code up to main, the only place that exits.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+func harnessErr(err error) error { return &exitError{code: exitHarness, err: err} }
+
+// errFailed: --strict and the traffic had error findings (already printed).
+var errFailed = &exitError{code: exitFail}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "wsproxy: %v\n", ee.err)
+		}
+		if ee.code == exitUsage && ee.err != nil {
+			fmt.Fprintln(stderr, "Run 'wsproxy --help' for usage.")
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "wsproxy: %v\n", err)
+	return exitHarness
+}
+
+// options are the parsed flags.
+type options struct {
+	upstream, listen, dialect string
+	record, json, html, junit string
+	faults                    []string
+	seed                      uint64
+	quiet, strict, insecure   bool
+	tlsCert, tlsKey           string
+	maxFrame                  int64
+	writeTimeout, dialTimeout time.Duration
+	queue, validationQueue    int
+	color                     string
+	showVersion               bool
+}
+
+func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
+	var o options
+	fs := pflag.NewFlagSet("wsproxy", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.Usage = func() {}
+	fs.StringVar(&o.upstream, "upstream", "", "`URL` of the server: ws:// or wss://, optionally with a path prefix (required)")
+	fs.StringVar(&o.listen, "listen", DefaultListen, "`ADDR` to listen on; port 0 picks a free port; loopback unless you ask")
+	fs.StringVar(&o.dialect, "dialect", "auto", "dialect: "+strings.Join(dialect.Names(), ", ")+", or auto (from the first connection's path and frames)")
+	fs.StringVar(&o.record, "record", "", "record every frame to `FILE` (JSON Lines, flushed per frame; `wsconform validate FILE` judges it again)")
+	fs.StringVar(&o.html, "html", "", "on exit, write the HTML report to `FILE`")
+	fs.StringVar(&o.junit, "junit", "", "on exit, write JUnit XML to `FILE`")
+	fs.StringVar(&o.json, "json", "", "on exit, write the JSON report to `FILE`")
+	fs.StringArrayVar(&o.faults, "fault", nil, "inject a fault, `SPEC` as below; c2s: or s2c: (default) picks the direction (repeatable)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed for jitter faults (connection n uses seed+n)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print findings, failures and the summary only, not every frame")
+	fs.BoolVar(&o.strict, "strict", false, "exit 1 when any error finding was made")
+	fs.BoolVar(&o.insecure, "insecure", false, "do not verify the upstream's TLS certificate (self-signed wss://)")
+	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve TLS (wss://, https://) with this certificate `FILE` (with --tls-key)")
+	fs.StringVar(&o.tlsKey, "tls-key", "", "private key `FILE` for --tls-cert")
+	fs.Int64Var(&o.maxFrame, "max-frame", proxy.DefaultMaxFrame, "largest message relayed, in `BYTES`; a larger one closes its connection with 1009")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", proxy.DefaultWriteTimeout, "deadline of each write to a peer; a peer that does not read for this long is disconnected")
+	fs.DurationVar(&o.dialTimeout, "dial-timeout", proxy.DefaultDialTimeout, "how long the upstream has to complete a WebSocket handshake (the client then gets 504)")
+	fs.IntVar(&o.queue, "queue", proxy.DefaultQueueMessages, "messages buffered per direction of each connection before the sender is slowed down")
+	fs.IntVar(&o.validationQueue, "validation-queue", proxy.DefaultValidationFrames, "frames waiting for the validator; beyond it frames are relayed and recorded, not checked (reported)")
+	fs.StringVar(&o.color, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
+	fs.BoolVar(&o.showVersion, "version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			printHelp(stdout, fs)
+			return o, true, nil
+		}
+		return o, false, usageErr("%v", err)
+	}
+	if o.showVersion {
+		fmt.Fprintln(stdout, version.String())
+		return o, true, nil
+	}
+	return o, false, o.check(fs)
+}
+
+func (o options) check(fs *pflag.FlagSet) error {
+	switch {
+	case fs.NArg() > 0:
+		return usageErr("unexpected argument %q", fs.Arg(0))
+	case o.upstream == "":
+		return usageErr("--upstream is required (for example --upstream ws://127.0.0.1:7337)")
+	case o.dialect != "auto" && !dialect.Known(o.dialect):
+		return usageErr("unknown dialect %q (known: %s, or auto)", o.dialect, strings.Join(dialect.Names(), ", "))
+	case (o.tlsCert == "") != (o.tlsKey == ""):
+		return usageErr("--tls-cert and --tls-key go together")
+	case o.maxFrame <= 0:
+		return usageErr("--max-frame must be positive")
+	case o.writeTimeout <= 0 || o.dialTimeout <= 0:
+		return usageErr("--write-timeout and --dial-timeout must be positive")
+	case o.queue <= 0 || o.validationQueue <= 0:
+		return usageErr("--queue and --validation-queue must be positive")
+	}
+	switch o.color {
+	case console.ColorAuto, console.ColorAlways, console.ColorNever:
+	default:
+		return usageErr("--color must be auto, always or never")
+	}
+	return nil
+}
+
+func printHelp(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, `Usage: wsproxy --upstream URL [--listen %s] [--dialect NAME|auto] [--record FILE]
+               [--html F] [--junit F] [--json F] [--fault SPEC]... [--quiet] [--strict] [--insecure]
+
+Relays every WebSocket connection accepted on --listen to the upstream (same path and query,
+Origin, Cookie, Authorization and other end-to-end headers, the client's subprotocols) and
+reverse-proxies plain HTTP requests to it, so one --upstream serves a whole app. Every frame is
+judged against the dialect's spec off the relay path and printed (stderr) with its findings;
+--record writes every frame to disk as it passes. SIGINT or SIGTERM closes every connection with
+1001, writes the reports and prints a summary.
+
+When ready it prints one JSON line on stdout:
+  {"type":"listening","url":"ws://127.0.0.1:8080",...}
+and, on exit, {"type":"finished","verdict":...}. Everything for humans goes to stderr.
+
+Flags:
+`, DefaultListen)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprint(w, "\nFaults (--fault SPEC, seeded with --seed):\n")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, k := range fault.Kinds {
+		fmt.Fprintf(tw, "  %s\t%s\n", k.Syntax, k.Summary)
+	}
+	_ = tw.Flush()
+	fmt.Fprint(w, "\nExit codes: 0 done (or findings without --strict), 1 error findings with --strict,\n"+
+		"2 usage error, 3 cannot listen or write the recording or a report.\n")
+}
+
+// listening is the JSON line printed on stdout when the proxy is ready.
+type listening struct {
+	Type     string   `json:"type"`
+	URL      string   `json:"url"`
+	HTTP     string   `json:"http"`
+	Upstream string   `json:"upstream"`
+	Dialect  string   `json:"dialect"`
+	Record   string   `json:"record,omitempty"`
+	Faults   []string `json:"faults,omitempty"`
+}
+
+// finished is the JSON line printed on stdout on exit.
+type finished struct {
+	Type     string          `json:"type"`
+	Verdict  reports.Verdict `json:"verdict"`
+	Sessions int             `json:"sessions"`
+	Errors   int             `json:"errors"`
+	Warnings int             `json:"warnings"`
+	Infos    int             `json:"infos"`
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, done, err := parseFlags(args, stdout)
+	if done || err != nil {
+		return err
+	}
+	specs, err := fault.ParseAll(o.faults)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var tlsCfg *tls.Config
+	if o.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
+		if err != nil {
+			return harnessErr(fmt.Errorf("load TLS certificate: %w", err))
+		}
+		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"http/1.1"}}
+	}
+	if err := proxy.CheckUpstream(o.upstream); err != nil {
+		return usageErr("%v", err)
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", o.listen)
+	if err != nil {
+		return harnessErr(fmt.Errorf("listen on %s: %w", o.listen, err))
+	}
+	cfg := proxy.Config{
+		Upstream: o.upstream, Dialect: o.dialect, Faults: specs, Seed: o.seed, Insecure: o.insecure,
+		MaxFrame: o.maxFrame, WriteTimeout: o.writeTimeout, DialTimeout: o.dialTimeout,
+		QueueMessages: o.queue, ValidationFrames: o.validationQueue,
+		Console: stderr, Quiet: o.quiet, Color: o.color, Tool: "wsproxy " + version.String(),
+	}
+	if o.record != "" {
+		// Created only once the address is ours: a second proxy started by
+		// mistake must not truncate the first one's recording.
+		f, err := os.Create(o.record)
+		if err != nil {
+			ln.Close()
+			return harnessErr(fmt.Errorf("create the recording: %w", err))
+		}
+		defer f.Close()
+		cfg.Record = f
+	}
+	p, err := proxy.New(cfg)
+	if err != nil {
+		ln.Close()
+		return usageErr("%v", err)
+	}
+	started := time.Now()
+	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg,
+		// HTTP/2 off: WebSockets upgrade over HTTP/1.1.
+		TLSNextProto: map[string]func(*http.Server, *tls.Conn, http.Handler){},
+		ErrorLog:     log.New(io.Discard, "", 0)}
+	served := make(chan error, 1)
+	go func() {
+		if tlsCfg != nil {
+			served <- srv.ServeTLS(ln, "", "")
+		} else {
+			served <- srv.Serve(ln)
+		}
+	}()
+	if err := announce(stdout, stderr, o, ln.Addr().String(), p.Upstream(), tlsCfg != nil); err != nil {
+		_ = srv.Close()
+		_ = p.Shutdown(context.Background())
+		return harnessErr(err)
+	}
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+	}
+	return finish(stdout, stderr, o, args, srv, p, started, serveErr)
+}
+
+// announce prints the ready line on stdout and the banner on stderr, and
+// warns (without failing: the upstream may come up later) when the
+// upstream is not reachable yet or the listener is not on loopback.
+func announce(stdout, stderr io.Writer, o options, addr, upstream string, tlsOn bool) error {
+	ws, web := "ws://", "http://"
+	if tlsOn {
+		ws, web = "wss://", "https://"
+	}
+	l := listening{Type: "listening", URL: ws + addr, HTTP: web + addr, Upstream: upstream, Dialect: o.dialect,
+		Record: o.record, Faults: o.faults}
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(stdout, "%s\n", b); err != nil {
+		return fmt.Errorf("print the listening line: %w", err)
+	}
+	p := console.New(stderr, o.color)
+	p.Bold("wsproxy")
+	p.Printf(" %s → %s", ws+addr, upstream)
+	p.Dim(" · dialect %s", o.dialect)
+	if o.record != "" {
+		p.Dim(" · recording %s", o.record)
+	}
+	p.Printf("\n")
+	if host, _, err := net.SplitHostPort(o.listen); err == nil && !isLoopback(host) {
+		p.Warn("warning: listening on %s, reachable from other machines\n", addr)
+	}
+	if err := probe(upstream); err != nil {
+		p.Warn("warning: the upstream is not reachable yet (%v); connections fail until it is\n", err)
+	}
+	return nil
+}
+
+// probe tries a TCP connection to the upstream.
+func probe(upstream string) error {
+	host := strings.TrimPrefix(strings.TrimPrefix(upstream, "ws://"), "wss://")
+	if i := strings.IndexByte(host, '/'); i >= 0 {
+		host = host[:i]
+	}
+	if _, _, err := net.SplitHostPort(host); err != nil {
+		port := "80"
+		if strings.HasPrefix(upstream, "wss://") {
+			port = "443"
+		}
+		host = net.JoinHostPort(strings.Trim(host, "[]"), port)
+	}
+	c, err := net.DialTimeout("tcp", host, 500*time.Millisecond)
+	if err != nil {
+		return err
+	}
+	return c.Close()
+}
+
+// finish shuts down (close 1001 to every connection, drain, flush), writes
+// the reports and the summary, and decides the exit code.
+func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server, p *proxy.Proxy, started time.Time, serveErr error) error {
+	// Both at once: the server stops accepting and lets plain HTTP requests
+	// finish, while the proxy ends its WebSocket connections and the
+	// upstream handshakes in progress (which the server would wait for).
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	srvDone := make(chan struct{})
+	go func() { _ = srv.Shutdown(ctx); close(srvDone) }()
+	shutErr := p.Shutdown(ctx)
+	<-srvDone
+	_ = srv.Close()
+	r := p.Report()
+	r.Started = started
+	r.Command = "wsproxy " + strings.Join(args, " ")
+	var errs []error
+	var written []string
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		errs = append(errs, fmt.Errorf("serve: %w", serveErr))
+	}
+	if shutErr != nil {
+		r.Errors = append(r.Errors, shutErr.Error())
+		r.Tally()
+	}
+	for _, w := range []struct {
+		path  string
+		write func(io.Writer, *reports.Report) error
+	}{{o.json, reports.WriteJSON}, {o.html, reports.WriteHTML}, {o.junit, reports.WriteJUnit}} {
+		if w.path == "" {
+			continue
+		}
+		if err := writeFile(w.path, r, w.write); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		written = append(written, w.path)
+	}
+	p.PrintSummary(r)
+	con := console.New(stderr, o.color)
+	if o.record != "" {
+		con.Dim("recording: %s (judge it again: wsconform validate %s)\n", o.record, o.record)
+	}
+	if len(written) > 0 {
+		con.Dim("reports: %s\n", strings.Join(written, ", "))
+	}
+	e, wn, i := p.Counts()
+	b, _ := json.Marshal(finished{Type: "finished", Verdict: r.Verdict, Sessions: len(r.Sessions), Errors: e, Warnings: wn, Infos: i})
+	fmt.Fprintf(stdout, "%s\n", b)
+	if err := p.RecordingErr(); err != nil {
+		errs = append(errs, fmt.Errorf("the recording is incomplete: %w", err))
+	}
+	if len(errs) > 0 {
+		return harnessErr(errors.Join(errs...))
+	}
+	if o.strict && e > 0 {
+		return errFailed
+	}
+	return nil
+}
+
+func writeFile(path string, r *reports.Report, write func(io.Writer, *reports.Report) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	if err := write(f, r); err != nil {
+		f.Close()
+		return fmt.Errorf("write report %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write report %s: %w", path, err)
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

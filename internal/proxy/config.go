@@ -1,0 +1,162 @@
+package proxy
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/fault"
+)
+
+// Defaults of Config, chosen for a developer's machine: generous limits,
+// short enough timeouts that a stuck peer is noticed within seconds.
+const (
+	DefaultMaxFrame         = 16 << 20
+	DefaultWriteTimeout     = 10 * time.Second
+	DefaultDialTimeout      = 10 * time.Second
+	DefaultCloseGrace       = 3 * time.Second
+	DefaultQueueMessages    = 256
+	DefaultQueueBytes       = 32 << 20
+	DefaultValidationFrames = 8192
+	DefaultValidationBytes  = 16 << 20
+	DefaultMaxFindings      = 10000
+)
+
+// Config configures a Proxy. Upstream is required; zero values of the
+// other fields take the defaults above.
+type Config struct {
+	// Upstream is the base URL of the server: ws:// or wss://, optionally
+	// with a path prefix that request paths are appended to.
+	Upstream string
+	// Dialect is a dialect name, or "" / "auto" to detect it from the
+	// first connection's path and first frames.
+	Dialect string
+	// Faults are injected into every connection; a spec's direction says
+	// which way (s2c: towards the client, c2s: towards the upstream).
+	Faults []fault.Spec
+	// Seed makes jitter reproducible: connection n uses Seed+n.
+	Seed uint64
+	// Insecure skips TLS verification of a wss:// (and https://) upstream.
+	Insecure bool
+
+	// MaxFrame is the largest message relayed; a larger one closes its
+	// connection with 1009 and is reported.
+	MaxFrame int64
+	// WriteTimeout bounds each write to a peer and how long a full relay
+	// queue may stay full without progress.
+	WriteTimeout time.Duration
+	// DialTimeout bounds the upstream handshake.
+	DialTimeout time.Duration
+	// CloseGrace is how long a peer has to answer a close frame.
+	CloseGrace time.Duration
+	// QueueMessages and QueueBytes bound each direction of each connection.
+	QueueMessages, QueueBytes int
+	// ValidationFrames and ValidationBytes bound the queue to the
+	// validator; frames beyond it are relayed and recorded but not checked,
+	// and a proxy.validation-gap finding says how many.
+	ValidationFrames, ValidationBytes int
+	// MaxFindings bounds the findings kept for the report; later ones are
+	// counted (and still decide the verdict).
+	MaxFindings int
+	// Check tunes the check engine (the same options `wsconform validate`
+	// uses, so that live and offline judge alike).
+	Check check.Options
+
+	// Record, when set, receives the recording (JSON Lines), one flushed
+	// line per frame.
+	Record io.Writer
+	// Console, when set, receives the live log; Quiet keeps it to
+	// findings, failures and the summary. Color is a console.Color* mode.
+	Console io.Writer
+	Quiet   bool
+	Color   string
+
+	// Tool names the program in the recording header and the report.
+	Tool string
+	// Label is the value of the pprof label "wsproxy" on every goroutine
+	// the proxy starts, so tests can prove none is left behind.
+	Label string
+}
+
+// withDefaults checks cfg and fills in the defaults.
+func (cfg Config) withDefaults() (Config, *url.URL, error) {
+	u, err := parseUpstream(cfg.Upstream)
+	if err != nil {
+		return cfg, nil, err
+	}
+	if cfg.Dialect == "auto" {
+		cfg.Dialect = ""
+	}
+	if cfg.Dialect != "" && !dialect.Known(cfg.Dialect) {
+		return cfg, nil, fmt.Errorf("unknown dialect %q (known: %s, or auto)", cfg.Dialect, strings.Join(dialect.Names(), ", "))
+	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defDur := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	if cfg.MaxFrame <= 0 {
+		cfg.MaxFrame = DefaultMaxFrame
+	}
+	defDur(&cfg.WriteTimeout, DefaultWriteTimeout)
+	defDur(&cfg.DialTimeout, DefaultDialTimeout)
+	defDur(&cfg.CloseGrace, DefaultCloseGrace)
+	def(&cfg.QueueMessages, DefaultQueueMessages)
+	def(&cfg.QueueBytes, DefaultQueueBytes)
+	def(&cfg.ValidationFrames, DefaultValidationFrames)
+	def(&cfg.ValidationBytes, DefaultValidationBytes)
+	def(&cfg.MaxFindings, DefaultMaxFindings)
+	if cfg.Tool == "" {
+		cfg.Tool = "wsproxy"
+	}
+	if cfg.Label == "" {
+		cfg.Label = "proxy"
+	}
+	return cfg, u, nil
+}
+
+// CheckUpstream reports whether raw is an upstream URL the proxy accepts,
+// so a command can refuse a bad one before it listens.
+func CheckUpstream(raw string) error {
+	_, err := parseUpstream(raw)
+	return err
+}
+
+// parseUpstream accepts ws:// and wss:// URLs (http:// and https:// are
+// taken to mean the same server) without a query or fragment.
+func parseUpstream(raw string) (*url.URL, error) {
+	if raw == "" {
+		return nil, fmt.Errorf("no upstream URL")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("upstream %q: %w", raw, err)
+	}
+	switch u.Scheme {
+	case "ws", "wss":
+	case "http":
+		u.Scheme = "ws"
+	case "https":
+		u.Scheme = "wss"
+	default:
+		return nil, fmt.Errorf("upstream %q: scheme must be ws or wss", raw)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("upstream %q: no host", raw)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("upstream %q: a query or fragment cannot be combined with the client's", raw)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return u, nil
+}

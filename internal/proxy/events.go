@@ -1,0 +1,52 @@
+package proxy
+
+import (
+	"time"
+
+	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/wire"
+)
+
+// eventKind says what an event tells the validator.
+type eventKind int
+
+const (
+	evOpen    eventKind = iota // a connection opened (session set when known)
+	evFrame                    // a frame passed
+	evBind                     // a pending connection's session is known
+	evClose                    // a connection ended
+	evDialect                  // auto-detection decided (dialect "" when it gave up)
+	evFinding                  // the relay made a finding of its own
+	evNote                     // a line for the console
+)
+
+// event is one entry of the validator's queue, in the tap's order.
+type event struct {
+	kind eventKind
+	c    *conn
+	time time.Time
+	// skipped counts frames of c relayed but not queued just before this
+	// event (the validation gap).
+	skipped int
+
+	frame   wire.Frame
+	session string
+	parent  string
+	end     ending
+	dialect string
+	reason  string
+	finding *check.Finding
+	text    string
+	isErr   bool
+	// count is how many frames the connection relayed (close events).
+	count int64
+}
+
+// ending is how a proxied connection ended, as recorded in its close line:
+// the code of the first close frame or what happened instead (1006 when a
+// peer vanished, 1009 for a message over the limit), and who ended it.
+type ending struct {
+	code   int
+	reason string
+	by     string
+}

@@ -1,0 +1,184 @@
+package proxy
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/wire"
+	"github.com/wsconform/wsconform/reports"
+)
+
+// The wire log of a session in the report is bounded whatever the
+// session's length: its first wireHead frames, its last wireTail frames,
+// and up to wireMarked frames that findings point at, each payload cut to
+// wirePayload bytes.
+const (
+	wireHead    = 20
+	wireTail    = 20
+	wireMarked  = 100
+	wirePayload = 4 << 10
+	// maxConnsPerSession bounds the connections a report lists per
+	// session (a client reconnecting in a loop all day).
+	maxConnsPerSession = 1000
+	// maxLoggedSessions bounds the sessions that keep a wire log: when a
+	// proxy has seen more (coworker makes a session per connection), the
+	// oldest sessions' wire logs are dropped; their connections, findings
+	// and verdicts stay.
+	maxLoggedSessions = 1000
+	// maxPrintedPerRule is how many findings of one rule in one session
+	// the console prints in full; later ones get one line each.
+	maxPrintedPerRule = 5
+)
+
+// logFrame is a frame kept for the wire log; size is the payload's size
+// before it was cut.
+type logFrame struct {
+	f        wire.Frame
+	typ, seq string
+	size     int
+}
+
+// sessionLog is what the report says about one logical session.
+type sessionLog struct {
+	id        string
+	conns     []*connLog
+	moreConns int
+	findings  []reports.Finding
+	worst     check.Severity
+	any       bool
+	printedBy map[string]int
+
+	head   []logFrame
+	tail   []logFrame // ring of the last wireTail frames
+	next   int
+	marked []logFrame
+	// unlogged is set once the wire log was dropped (maxLoggedSessions).
+	unlogged bool
+}
+
+// dropLog frees the wire log; later frames are not logged either.
+func (s *sessionLog) dropLog() {
+	s.head, s.tail, s.marked, s.unlogged = nil, nil, nil, true
+}
+
+func newSessionLog(id string) *sessionLog {
+	return &sessionLog{id: id, printedBy: map[string]int{}}
+}
+
+func (s *sessionLog) addConn(cl *connLog) {
+	if len(s.conns) < maxConnsPerSession {
+		s.conns = append(s.conns, cl)
+		return
+	}
+	s.moreConns++
+}
+
+// count notes a finding's severity for the verdict, kept or not.
+func (s *sessionLog) count(f check.Finding) {
+	if !s.any || f.Severity > s.worst {
+		s.worst, s.any = f.Severity, true
+	}
+}
+
+// printed counts the findings of rule printed for this session so far.
+func (s *sessionLog) printed(rule string) int {
+	s.printedBy[rule]++
+	return s.printedBy[rule]
+}
+
+// log keeps a judged frame for the wire log if it is among the first,
+// the last, or one a finding points at.
+func (s *sessionLog) log(f wire.Frame, typ, seq string, marked bool) {
+	if s.unlogged {
+		return
+	}
+	size := len(f.Payload)
+	if size > wirePayload {
+		// Keep a copy of the start only (a few bytes more than the report
+		// shows, so that NewFrame cuts it on a character boundary): the
+		// wire log must not pin a 16 MiB frame.
+		f.Payload = append([]byte(nil), f.Payload[:wirePayload+8]...)
+	}
+	lf := logFrame{f: f, typ: typ, seq: seq, size: size}
+	switch {
+	case len(s.head) < wireHead:
+		s.head = append(s.head, lf)
+		return
+	case marked && len(s.marked) < wireMarked:
+		s.marked = append(s.marked, lf)
+	}
+	if len(s.tail) < wireTail {
+		s.tail = append(s.tail, lf)
+		return
+	}
+	s.tail[s.next] = lf
+	s.next = (s.next + 1) % wireTail
+}
+
+// frames is the wire log in frame order, without repeats.
+func (s *sessionLog) frames() []reports.Frame {
+	all := append(append(append([]logFrame(nil), s.head...), s.marked...), s.tail...)
+	sort.Slice(all, func(i, j int) bool { return all[i].f.Index < all[j].f.Index })
+	out := make([]reports.Frame, 0, len(all))
+	var last int64 = -1
+	for _, lf := range all {
+		if lf.f.Index == last {
+			continue
+		}
+		last = lf.f.Index
+		rf := reports.NewFrame(lf.f, lf.typ, lf.seq, wirePayload)
+		rf.Size = lf.size
+		out = append(out, rf)
+	}
+	return out
+}
+
+func (s *sessionLog) verdict() reports.Verdict {
+	switch {
+	case !s.any:
+		return reports.Passed
+	case s.worst == check.Error:
+		return reports.Failed
+	case s.worst == check.Warning:
+		return reports.NonStrict
+	}
+	return reports.Passed
+}
+
+// report builds the report; the validator has finished.
+func (v *validator) report() *reports.Report {
+	p := v.p
+	r := reports.New(reports.KindProxy, p.cfg.Tool, p.started)
+	r.Finished = time.Now()
+	r.Targets = []reports.Target{{Name: "upstream", URL: p.up.String()}}
+	r.Dialects = []string{}
+	if v.dialectName != "" {
+		r.Dialects = []string{v.dialectName}
+	}
+	for _, id := range v.order {
+		s := v.sessions[id]
+		rs := reports.Session{ID: id, Dialect: v.dialectName, Reason: v.dialectReason, Verdict: s.verdict(),
+			Findings: s.findings, Frames: s.frames()}
+		for _, cl := range s.conns {
+			rs.Conns = append(rs.Conns, cl.connection())
+			rs.FramesTotal += cl.frames
+		}
+		r.Sessions = append(r.Sessions, rs)
+	}
+	r.Errors = append([]string(nil), v.errors...)
+	if v.errorsDropped > 0 {
+		r.Errors = append(r.Errors, fmt.Sprintf("%d more errors not listed", v.errorsDropped))
+	}
+	r.Tally()
+	return r
+}
+
+func (cl *connLog) connection() reports.Connection {
+	c := reports.Connection{ID: cl.id, Parent: cl.parent, URL: redact(cl.url), Opened: cl.opened, Frames: cl.frames}
+	if cl.isOver {
+		c.Closed, c.CloseCode, c.CloseReason, c.CloseBy = cl.closed, cl.end.code, cl.end.reason, cl.end.by
+	}
+	return c
+}

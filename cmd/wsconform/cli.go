@@ -90,6 +90,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "run the conformance features against a server", runRun},
+		{"gate", "run a client command against the reference server and judge its traffic", runGate},
 		{"validate", "judge recordings and HAR files offline", runValidate},
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wsconform/wsconform/internal/console"
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/gate"
+	"github.com/wsconform/wsconform/internal/version"
+)
+
+const gateAbout = `The CI gate for client implementations. Starts the reference server and the
+recording proxy on free loopback ports, runs CMD with the proxy's URL in its
+environment, waits for it, then judges every frame the client exchanged.
+
+Environment of CMD:
+  WSCONFORM_URL        ws://127.0.0.1:PORT/ws, the main endpoint (hostd: /ws/app);
+                       --env-var renames it
+  WSCONFORM_BASE_URL   ws://127.0.0.1:PORT      WSCONFORM_HTTP_URL  http://127.0.0.1:PORT
+  WSCONFORM_DIALECT    the dialect
+  hostd: WSCONFORM_APP_URL, WSCONFORM_HOST_URL and the demo login WSCONFORM_USER,
+         WSCONFORM_PASSWORD, WSCONFORM_HOST_TOKEN
+
+Only the client is judged: findings on frames it sent (a resume from an event it
+never received, an ack of an unseen seq, a malformed command ...) fail the gate;
+findings on server frames come from --fault and are reported, not blamed.
+--fault makes the reference server misbehave (drop-after=N, close=CODE@N,
+delay=DUR, duplicate=TYPE ...) so that reconnect and resume logic is exercised.
+
+Exit codes: 0 when CMD exited 0 and no error finding was made on a client frame;
+1 when either failed (the output says which); 2 usage (also: CMD not found);
+3 harness error.`
+
+func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("gate", "--dialect NAME [--fault SPEC]... [--html F] [--junit F] [--json F] -- CMD [ARGS...]", gateAbout, stdout)
+	fs.SetInterspersed(false) // CMD's own flags are CMD's
+	name := fs.String("dialect", "", "dialect the client speaks ("+strings.Join(dialect.Names(), ", ")+"); required")
+	faults := fs.StringArray("fault", nil, "fault the reference server injects into every connection (repeatable)")
+	seed := fs.Uint64("seed", 1, "seed for jitter faults")
+	envVar := fs.String("env-var", gate.DefaultEnvVar, "name of the variable that carries the main endpoint's URL")
+	record := fs.String("record", "", "record the client's traffic to `FILE` (JSON Lines; wsconform validate reads it)")
+	timeout := fs.Duration("timeout", 0, "stop CMD (SIGTERM, then SIGKILL) after this long; 0: no limit")
+	html := fs.String("html", "", "write an HTML report to `FILE`")
+	junit := fs.String("junit", "", "write JUnit XML to `FILE`")
+	jsonPath := fs.String("json", "", "write the report as JSON to `FILE`")
+	verbose := fs.Bool("verbose", false, "print every frame the client exchanges, not only findings")
+	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
+	if help, err := fs.parse(args); help || err != nil {
+		return err
+	}
+	command := fs.Args()
+	switch {
+	case *name == "":
+		return usageErr("gate: --dialect is required")
+	case !dialect.Known(*name):
+		return usageErr("gate: unknown dialect %q (known: %s)", *name, strings.Join(dialect.Names(), ", "))
+	case len(command) == 0:
+		return usageErr("gate: no command: wsconform gate --dialect %s -- CMD [ARGS...]", *name)
+	case *envVar == "" || strings.ContainsAny(*envVar, "= "):
+		return usageErr("gate: --env-var %q is not a variable name", *envVar)
+	case *timeout < 0:
+		return usageErr("gate: --timeout must not be negative")
+	}
+	specs, err := fault.ParseAll(*faults)
+	if err != nil {
+		return usageErr("gate: %v", err)
+	}
+	opts := gate.Options{Dialect: *name, Faults: specs, Seed: *seed, EnvVar: *envVar, Command: command,
+		Stdout: stdout, Stderr: stderr, Console: stderr, Verbose: *verbose, Color: *colorMode,
+		Timeout: *timeout, Tool: version.String()}
+	if *record != "" {
+		f, err := os.Create(*record)
+		if err != nil {
+			return harnessErr(fmt.Errorf("gate: %w", err))
+		}
+		defer f.Close()
+		opts.Record = f
+	}
+	p := console.New(stderr, *colorMode)
+	res, err := gate.Run(ctx, opts)
+	if errors.Is(err, gate.ErrNotRun) {
+		return usageErr("gate: %v", err)
+	}
+	if err != nil {
+		return harnessErr(fmt.Errorf("gate: %w", err))
+	}
+	printGate(p, res)
+	if err := writeReports(res.Report, *html, *junit, *jsonPath, stdout); err != nil {
+		return harnessErr(err)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if !res.Passed() {
+		return errFailed
+	}
+	return nil
+}
+
+// printGate says what was judged and which part failed.
+func printGate(p *console.Printer, res gate.Result) {
+	p.Printf("\n")
+	if res.CommandErr != nil {
+		p.Fail("✗ client command failed: ")
+		p.Printf("%v\n", res.CommandErr)
+	} else {
+		p.Pass("✓ client command exited 0\n")
+	}
+	frames, server := int64(0), 0
+	for _, s := range res.Report.Sessions {
+		frames += s.FramesTotal
+		for _, f := range s.Findings {
+			if f.Dir == "s2c" {
+				server++
+				continue
+			}
+			p.Finding(f.Finding, "session "+s.ID)
+		}
+	}
+	switch {
+	case res.Connections == 0:
+		p.Fail("✗ the client opened no WebSocket connection through the gate\n")
+	case res.ClientErrors > 0:
+		p.Fail("✗ %d error findings on client frames", res.ClientErrors)
+		p.Printf(" (%d frames, %d connections)\n", frames, res.Connections)
+	default:
+		p.Pass("✓ client frames conform")
+		p.Printf(" (%d frames, %d connections, %d warnings)\n", frames, res.Connections, res.ClientWarnings)
+	}
+	if server > 0 {
+		p.Dim("  %d findings on server frames (from the injected faults) are not blamed on the client\n", server)
+	}
+	p.Printf("\n")
+	if res.Passed() {
+		p.Pass("PASS")
+	} else {
+		p.Fail("FAIL")
+	}
+	p.Printf("  %s\n", time.Since(res.Report.Started).Round(10*time.Millisecond))
+}

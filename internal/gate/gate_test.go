@@ -106,7 +106,7 @@ func runGate(t *testing.T, mode string, faults ...string) Result {
 	var out bytes.Buffer
 	res, err := Run(context.Background(), Options{Dialect: "minicodex", Faults: specs,
 		Command: []string{os.Args[0], "-test.run=^TestClientProcess$"},
-		Stdout: &out, Stderr: &out, Console: &out, Color: "never", Timeout: 30 * time.Second})
+		Stdout:  &out, Stderr: &out, Console: &out, Color: "never", Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}

@@ -91,6 +91,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return harnessErr(fmt.Errorf("gate: %w", err))
 	}
+	res.Report.Command = "wsconform gate " + shellJoin(args)
 	printGate(p, res)
 	if err := writeReports(res.Report, *html, *junit, *jsonPath, stdout); err != nil {
 		return harnessErr(err)
@@ -121,7 +122,7 @@ func printGate(p *console.Printer, res gate.Result) {
 				server++
 				continue
 			}
-			p.Finding(f.Finding, "session "+s.ID)
+			p.Finding(f.Finding, s.ID)
 		}
 	}
 	switch {

@@ -162,8 +162,13 @@ func (r *minicodex) server(c *mcConn, m *message) []Finding {
 	case "snapshot":
 		// A snapshot is state, not a log event: it does not take part in
 		// the order, and after a resume it covers every event up to its id.
-		if e, ok := jsonx.Int64(m.Doc["event_id"]); ok && c.resumed && e > c.cursor {
-			c.cursor = e
+		if e, ok := jsonx.Int64(m.Doc["event_id"]); ok {
+			if c.resumed && e > c.cursor {
+				c.cursor = e
+			}
+			if !r.hasDelivered || e > r.delivered {
+				r.hasDelivered, r.delivered = true, e // a client may resume from a snapshot's event_id
+			}
 		}
 		r.runState(m.Doc["run_state"])
 		return nil

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/wsconform/wsconform/internal/jsonx"
@@ -29,26 +28,11 @@ func lookup(doc any, path string) (any, bool) {
 	if strings.HasPrefix(path, "/") || path == "" {
 		return jsonx.Get(doc, path)
 	}
-	cur := doc
-	for _, tok := range strings.Split(path, ".") {
-		switch node := cur.(type) {
-		case map[string]any:
-			v, ok := node[tok]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(node) {
-				return nil, false
-			}
-			cur = node[i]
-		default:
-			return nil, false
-		}
+	toks := strings.Split(path, ".")
+	for i, t := range toks {
+		toks[i] = jsonx.EscapePointer(t)
 	}
-	return cur, true
+	return jsonx.Get(doc, "/"+strings.Join(toks, "/"))
 }
 
 // literal reads a value written in a step: JSON ("abc", 3, true, null,

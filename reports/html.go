@@ -1,53 +1,534 @@
 package reports
 
 import (
+	"bufio"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
+	"math"
+	"regexp"
+	"strings"
 	"time"
+
+	"github.com/wsconform/wsconform/internal/check"
 )
 
-//go:embed report.html.tmpl
-var htmlTemplate string
+// The page is one template with its style sheet and script inlined, so that
+// the report is a single file that opens from disk with no network.
+var (
+	//go:embed report.html.tmpl
+	htmlTemplate string
+	//go:embed report.css
+	htmlCSS string
+	//go:embed report.js
+	htmlJS string
+)
 
 var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"dur":   func(d time.Duration) string { return d.Round(time.Millisecond).String() },
-	"ts":    func(t time.Time) string { return t.Format("2006-01-02 15:04:05 MST") },
-	"clock": func(t time.Time) string { return t.Format("15:04:05.000") },
-	"cell": func(r *Report, id, target string) *Scenario {
-		for i := range r.Scenarios {
-			if r.Scenarios[i].ID == id && r.Scenarios[i].Target == target {
-				return &r.Scenarios[i]
-			}
+	"dur":    fmtDuration,
+	"ts":     func(t time.Time) string { return t.Format("2006-01-02 15:04:05 MST") },
+	"clock":  func(t time.Time) string { return t.Format("15:04:05.000") },
+	"plural": plural,
+	"stepMark": func(status string) string {
+		switch status {
+		case "passed":
+			return "✓"
+		case "failed":
+			return "✗"
+		case "skipped":
+			return "–"
 		}
-		return nil
+		return "?"
 	},
-	"rows":     matrixRows,
-	"verdicts": func() []Verdict { return Verdicts },
-	"anchor":   func(s Scenario) string { return fmt.Sprintf("s-%s-%s", s.Target, s.ID) },
+	"mark":  verdictMark,
+	"pct":   func(n, total int) string { return fmt.Sprintf("%.3f", 100*float64(n)/float64(max(total, 1))) },
+	"add":   func(a, b int) int { return a + b },
+	"int":   func(n int64) int { return int(n) },
+	"prose": prose,
 }).Parse(htmlTemplate))
 
-// matrixRow is one scenario id across targets.
-type matrixRow struct{ ID, Name, Dialect, Level string }
+// WriteHTML writes the report as one self-contained HTML page: inline CSS
+// and script, no network, readable offline, in CI artifact viewers,
+// printed and in dark mode. Everything that came from the wire is escaped:
+// the page's own markup is rendered by html/template, and the wire logs are
+// embedded as JSON (with <, > and & escaped) that the page's script renders
+// as text when a scenario or session is opened.
+func WriteHTML(w io.Writer, r *Report) error {
+	p, err := newPage(r)
+	if err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := pageTmpl.Execute(bw, p); err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	return nil
+}
 
-func matrixRows(r *Report) []matrixRow {
-	seen := map[string]bool{}
-	var out []matrixRow
-	for _, s := range r.Scenarios {
-		if !seen[s.ID] {
-			seen[s.ID] = true
-			out = append(out, matrixRow{s.ID, s.Name, s.Dialect, s.Level})
+// page is what the template renders.
+type page struct {
+	R           *Report
+	KindLabel   string
+	Noun        string // scenario or session
+	Lede        string
+	Duration    string
+	TargetLabel string
+	Counts      []verdictCount
+	Total       int
+	Findings    check.Severity // worst severity of any counted finding
+	SevCounts   [3]int         // info, warning, error findings counted
+	Attention   []*item
+	AttnMore    int
+	Matrix      []matrixGroup
+	Items       []*item
+	Verdicts    []Verdict // the verdicts present, for the filter
+	Dialects    []string
+	TargetNames []string
+	CSS         template.CSS
+	JS          template.JS
+	Data        template.JS
+}
+
+type verdictCount struct {
+	Verdict Verdict
+	N       int
+}
+
+// item is one scenario (per target) or one session.
+type item struct {
+	N        int
+	Anchor   string
+	Sc       *Scenario
+	Se       *Session
+	Verdict  Verdict
+	Title    string
+	Dialect  string
+	Target   string
+	Sev      int // 0 no counted finding, 1 info, 2 warning, 3 error
+	Open     bool
+	Findings []findingView
+	// Ignored are findings that do not decide the verdict, and IgnoredWhy
+	// says why.
+	Ignored    []findingView
+	IgnoredWhy string
+	Errors     int
+	Warnings   int
+	Frames     int
+	Conns      []connView
+	Reason     string
+}
+
+type findingView struct {
+	Finding
+	Anchor   string
+	FrameRef string
+	Related  []frameRef
+	Diff     []diffLine
+	N        int // index among the item's findings (the anchor's number)
+	Pos      int // position in the list it is shown in
+}
+
+type frameRef struct {
+	Index int64
+	Href  string
+}
+
+type diffLine struct{ Class, Text string }
+
+type connView struct {
+	Connection
+	Depth  int
+	Closed string
+}
+
+type matrixGroup struct {
+	Dialect string
+	Counts  []verdictCount
+	Rows    []matrixRow
+}
+
+type matrixRow struct {
+	ID, Name, Feature, Level string
+	Items                    string
+	Cells                    []*item
+	First                    string // anchor of the row's first scenario
+}
+
+func newPage(r *Report) (*page, error) {
+	p := &page{R: r, CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS), Duration: fmtDuration(r.Finished.Sub(r.Started))}
+	switch r.Kind {
+	case KindRun:
+		p.KindLabel, p.Noun, p.TargetLabel = "Conformance run", "scenario", "Target"
+	case KindProxy:
+		p.KindLabel, p.Noun, p.TargetLabel = "Proxy session", "session", "Upstream"
+	case KindValidate:
+		p.KindLabel, p.Noun, p.TargetLabel = "Recording validation", "session", "Recording"
+	case KindGate:
+		p.KindLabel, p.Noun, p.TargetLabel = "Client gate", "check", "Server"
+	default:
+		p.KindLabel, p.Noun, p.TargetLabel = r.Kind, "session", "Target"
+	}
+	if len(r.Targets) > 1 {
+		p.TargetLabel += "s"
+	}
+	anchors := map[string]bool{}
+	for i := range r.Scenarios {
+		p.Items = append(p.Items, scenarioItem(r, len(p.Items), &r.Scenarios[i], anchors))
+	}
+	for i := range r.Sessions {
+		p.Items = append(p.Items, sessionItem(r, len(p.Items), &r.Sessions[i], anchors))
+	}
+	p.tally()
+	p.Matrix = matrix(r, p.Items)
+	data, err := pageData(p.Items)
+	if err != nil {
+		return nil, err
+	}
+	p.Data = template.JS(data)
+	return p, nil
+}
+
+// tally counts verdicts and findings, builds the filter choices and the
+// "needs attention" list, and decides which items start open.
+func (p *page) tally() {
+	count := map[Verdict]int{}
+	dialects, targets := map[string]bool{}, map[string]bool{}
+	for _, it := range p.Items {
+		count[it.Verdict]++
+		if it.Dialect != "" && !dialects[it.Dialect] {
+			dialects[it.Dialect] = true
+			p.Dialects = append(p.Dialects, it.Dialect)
 		}
+		if it.Target != "" && !targets[it.Target] {
+			targets[it.Target] = true
+			p.TargetNames = append(p.TargetNames, it.Target)
+		}
+		for _, f := range it.Findings {
+			p.SevCounts[min(int(f.Severity), 2)]++
+		}
+		bad := (it.Verdict == Failed || it.Verdict == Error) && (it.Sc == nil || it.Sc.Baselined == "")
+		it.Open = bad || len(p.Items) <= 3
+		if bad {
+			if len(p.Attention) < 10 {
+				p.Attention = append(p.Attention, it)
+			} else {
+				p.AttnMore++
+			}
+		}
+	}
+	if len(p.Dialects) < 2 {
+		p.Dialects = nil
+	}
+	if len(p.TargetNames) < 2 {
+		p.TargetNames = nil
+	}
+	p.Total = len(p.Items)
+	for _, v := range Verdicts {
+		if count[v] > 0 {
+			p.Counts = append(p.Counts, verdictCount{v, count[v]})
+			p.Verdicts = append(p.Verdicts, v)
+		}
+	}
+	p.Lede = lede(p.Noun, p.Total, count)
+}
+
+// lede is the one sentence under the verdict.
+func lede(noun string, total int, count map[Verdict]int) string {
+	bad := count[Failed] + count[Error]
+	switch {
+	case total == 0:
+		return "Nothing was " + map[bool]string{true: "run", false: "seen"}[noun == "scenario"] + "."
+	case bad == 0 && count[NonStrict] == 0 && count[Skipped] == 0:
+		if total == 1 {
+			return "The " + noun + " passed."
+		}
+		return fmt.Sprintf("All %d %ss passed.", total, noun)
+	}
+	var parts []string
+	for _, v := range []Verdict{Failed, Error, NonStrict, Skipped} {
+		if n := count[v]; n > 0 {
+			word := string(v)
+			if v == Error {
+				word = "harness error"
+				if n > 1 {
+					word += "s"
+				}
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, word))
+		}
+	}
+	return fmt.Sprintf("%s: %s.", plural(total, noun), strings.Join(parts, ", "))
+}
+
+func scenarioItem(r *Report, n int, s *Scenario, anchors map[string]bool) *item {
+	it := &item{N: n, Sc: s, Verdict: s.Verdict, Title: s.Name, Dialect: s.Dialect, Target: s.Target,
+		Frames: len(s.Frames), Reason: s.Reason}
+	it.Anchor = uniqueAnchor("s-"+s.Target+"-"+s.ID, anchors)
+	frames := frameSet(s.Frames)
+	it.IgnoredWhy = "on frames the scenario sent itself (its own, often deliberately invalid, input: they do not count)"
+	it.add(r, true, s.Findings, frames)
+	return it
+}
+
+// add files an item's findings as counted or, when they do not decide its
+// verdict (Report.Judged), apart.
+func (it *item) add(r *Report, inScenario bool, fs []Finding, frames map[int64]bool) {
+	for i, f := range fs {
+		fv := newFindingView(it.Anchor, i, f, frames)
+		if !r.Judged(f, inScenario) {
+			it.Ignored = append(it.Ignored, fv)
+			continue
+		}
+		it.count(fv)
+	}
+}
+
+func sessionItem(r *Report, n int, s *Session, anchors map[string]bool) *item {
+	it := &item{N: n, Se: s, Verdict: s.Verdict, Title: "session " + s.ID, Dialect: s.Dialect, Target: s.Source,
+		Frames: len(s.Frames)}
+	it.Anchor = uniqueAnchor("session-"+s.ID, anchors)
+	it.IgnoredWhy = "on the reference server's frames (the gate judges the client: they do not count)"
+	it.add(r, false, s.Findings, frameSet(s.Frames))
+	if len(it.Findings) > 0 {
+		f := it.Findings[0]
+		it.Reason = f.Rule + ": " + f.Message
+	}
+	it.Conns = lineage(s.Conns)
+	return it
+}
+
+func (it *item) count(fv findingView) {
+	fv.Pos = len(it.Findings)
+	it.Findings = append(it.Findings, fv)
+	it.Sev = max(it.Sev, int(fv.Severity)+1)
+	switch fv.Severity {
+	case check.Error:
+		it.Errors++
+	case check.Warning:
+		it.Warnings++
+	}
+}
+
+func frameSet(fs []Frame) map[int64]bool {
+	m := make(map[int64]bool, len(fs))
+	for _, f := range fs {
+		m[f.Index] = true
+	}
+	return m
+}
+
+func newFindingView(anchor string, i int, f Finding, frames map[int64]bool) findingView {
+	fv := findingView{Finding: f, N: i, Anchor: fmt.Sprintf("%s-x%d", anchor, i)}
+	if f.Frame > 0 {
+		fv.FrameRef = fmt.Sprintf("#%s-f%d", anchor, f.Frame)
+	}
+	for _, r := range f.Related {
+		fv.Related = append(fv.Related, frameRef{r, fmt.Sprintf("#%s-f%d", anchor, r)})
+	}
+	for _, l := range strings.Split(f.Diff, "\n") {
+		if l == "" {
+			continue
+		}
+		c := ""
+		switch l[0] {
+		case '-':
+			c = "del"
+		case '+':
+			c = "ins"
+		}
+		fv.Diff = append(fv.Diff, diffLine{c, l})
+	}
+	return fv
+}
+
+// lineage orders connections as a reconnect tree: each connection follows
+// the one it reconnects, indented one level deeper.
+func lineage(conns []Connection) []connView {
+	known := map[string]bool{}
+	children := map[string][]int{}
+	for _, c := range conns {
+		known[c.ID] = true
+	}
+	var roots []int
+	for i, c := range conns {
+		if c.Parent != "" && known[c.Parent] && c.Parent != c.ID {
+			children[c.Parent] = append(children[c.Parent], i)
+			continue
+		}
+		roots = append(roots, i)
+	}
+	out := make([]connView, 0, len(conns))
+	seen := map[int]bool{}
+	var walk func(i, depth int)
+	walk = func(i, depth int) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		c := conns[i]
+		cv := connView{Connection: c, Depth: min(depth, 12)}
+		if !c.Closed.IsZero() {
+			cv.Closed = c.Closed.Format("15:04:05.000")
+		}
+		out = append(out, cv)
+		for _, k := range children[c.ID] {
+			walk(k, depth+1)
+		}
+	}
+	for _, i := range roots {
+		walk(i, 0)
+	}
+	for i := range conns { // a cycle of parents: list what is left flat
+		walk(i, 0)
 	}
 	return out
 }
 
-// WriteHTML writes the report as one self-contained HTML page: inline CSS
-// and script, no network, readable offline and in CI artifact viewers.
-func WriteHTML(w io.Writer, r *Report) error {
-	if err := pageTmpl.Execute(w, r); err != nil {
-		return fmt.Errorf("write html report: %w", err)
+// matrix groups the scenarios by dialect, one row per scenario id and one
+// column per target.
+func matrix(r *Report, items []*item) []matrixGroup {
+	if len(r.Scenarios) == 0 {
+		return nil
 	}
-	return nil
+	targets := r.Targets
+	col := map[string]int{}
+	for i, t := range targets {
+		col[t.Name] = i
+	}
+	var groups []matrixGroup
+	gi := map[string]int{}
+	rowOf := map[string][2]int{}
+	for _, it := range items {
+		s := it.Sc
+		if s == nil {
+			continue
+		}
+		if _, ok := col[s.Target]; !ok {
+			col[s.Target] = len(targets)
+			targets = append(targets, Target{Name: s.Target})
+		}
+		g, ok := gi[s.Dialect]
+		if !ok {
+			g = len(groups)
+			gi[s.Dialect] = g
+			groups = append(groups, matrixGroup{Dialect: s.Dialect})
+		}
+		key := s.Dialect + "\x00" + s.ID
+		pos, ok := rowOf[key]
+		if !ok {
+			pos = [2]int{g, len(groups[g].Rows)}
+			rowOf[key] = pos
+			groups[g].Rows = append(groups[g].Rows, matrixRow{ID: s.ID, Name: s.Name, Feature: s.Feature, Level: s.Level})
+		}
+		row := &groups[pos[0]].Rows[pos[1]]
+		for len(row.Cells) <= col[s.Target] {
+			row.Cells = append(row.Cells, nil)
+		}
+		row.Cells[col[s.Target]] = it
+		row.Items = strings.TrimSpace(row.Items + fmt.Sprintf(" %d", it.N))
+		if row.First == "" {
+			row.First = it.Anchor
+		}
+	}
+	for gi := range groups {
+		g := &groups[gi]
+		count := map[Verdict]int{}
+		for ri := range g.Rows {
+			for len(g.Rows[ri].Cells) < len(targets) {
+				g.Rows[ri].Cells = append(g.Rows[ri].Cells, nil)
+			}
+			for _, c := range g.Rows[ri].Cells {
+				if c != nil {
+					count[c.Verdict]++
+				}
+			}
+		}
+		for _, v := range Verdicts {
+			if count[v] > 0 {
+				g.Counts = append(g.Counts, verdictCount{v, count[v]})
+			}
+		}
+	}
+	return groups
+}
+
+// uniqueAnchor turns s into an HTML id that is safe in a URL fragment and
+// not used yet.
+func uniqueAnchor(s string, used map[string]bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.', r == ':':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	a := b.String()
+	if used[a] {
+		for i := 2; ; i++ {
+			if c := fmt.Sprintf("%s~%d", a, i); !used[c] {
+				a = c
+				break
+			}
+		}
+	}
+	used[a] = true
+	return a
+}
+
+var blankLine = regexp.MustCompile(`\n[ \t]*\n`)
+
+// prose reflows text written with hard line breaks (a Gherkin
+// description): lines join into paragraphs, blank lines separate them.
+func prose(s string) string {
+	var paras []string
+	for _, p := range blankLine.Split(strings.TrimSpace(s), -1) {
+		if f := strings.Fields(p); len(f) > 0 {
+			paras = append(paras, strings.Join(f, " "))
+		}
+	}
+	return strings.Join(paras, "\n\n")
+}
+
+func verdictMark(v Verdict) string {
+	switch v {
+	case Passed:
+		return "✓"
+	case NonStrict:
+		return "≈"
+	case Failed:
+		return "✗"
+	case Skipped:
+		return "–"
+	case Error:
+		return "!"
+	}
+	return "?"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// fmtDuration rounds a duration for a reader: 254ms, 6.01s, 2m3s.
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "0s"
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return fmt.Sprintf("%.2fs", math.Round(d.Seconds()*100)/100)
+	}
+	return d.Round(time.Second).String()
 }

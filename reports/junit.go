@@ -6,6 +6,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/wsconform/wsconform/internal/check"
 )
 
 // lastFrames is how many frames a JUnit failure body quotes.
@@ -54,14 +57,18 @@ type junitProblem struct {
 	Body    string `xml:",cdata"`
 }
 
-// WriteJUnit writes the report as JUnit XML: one testsuite per dialect and
-// target (or one for the sessions of a proxy or validate report), the
-// failure detail (expected vs actual, findings, the last frames) in the
-// failure body and the wire log in system-out.
+// WriteJUnit writes the report as JUnit XML, in the shape CI viewers
+// (GitHub and GitLab test reports, Jenkins, Azure) read: one testsuite per
+// dialect and target (per dialect and recording for sessions), one
+// testcase per scenario or session. A failure's body holds the reason,
+// the steps with expected vs actual, the findings and the last frames; the
+// wire log goes to system-out. Harness errors of the whole report become
+// an errored testcase of a "wsconform" suite, so that they are not lost.
 func WriteJUnit(w io.Writer, r *Report) error {
 	out := junitSuites{Name: "wsconform " + r.Kind, Time: seconds(r.Finished.Sub(r.Started).Seconds())}
 	bySuite := map[string]*junitSuite{}
 	var order []string
+	secs := map[string]float64{}
 	suite := func(name string) *junitSuite {
 		if s, ok := bySuite[name]; ok {
 			return s
@@ -70,25 +77,48 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		order = append(order, name)
 		return bySuite[name]
 	}
+	inScenario := func(f Finding) bool { return r.Judged(f, true) }
+	inSession := func(f Finding) bool { return r.Judged(f, false) }
 	for _, sc := range r.Scenarios {
 		name := sc.Dialect
 		if len(r.Targets) > 1 {
 			name += " @ " + sc.Target
 		}
 		s := suite(name)
+		secs[name] += sc.Duration.Seconds()
 		c := junitCase{Name: sc.ID + ": " + sc.Name, Classname: sc.Dialect + "." + strings.TrimSuffix(baseName(sc.File), ".feature"),
-			Time: seconds(sc.Duration.Seconds()), SystemOut: cdata(wireLog(sc.Frames))}
-		s.add(&c, sc.Verdict, sc.Reason, xmlSafe(scenarioDetail(sc)), sc.Baselined)
+			Time: seconds(sc.Duration.Seconds()), SystemOut: cdata(nonStrictDetail(sc.Verdict, sc.Findings, inScenario) + wireLog(sc.Frames))}
+		s.add(&c, sc.Verdict, sc.Reason, xmlSafe(scenarioDetail(sc, inScenario)), sc.Baselined)
 		s.Cases = append(s.Cases, c)
 	}
+	sources := map[string]bool{}
 	for _, se := range r.Sessions {
-		s := suite("sessions " + se.Dialect)
-		c := junitCase{Name: "session " + se.ID, Classname: se.Dialect + ".session", Time: "0", SystemOut: cdata(wireLog(se.Frames))}
-		reason := ""
-		if len(se.Findings) > 0 {
-			reason = se.Findings[0].Rule + ": " + se.Findings[0].Message
+		sources[se.Source] = true
+	}
+	for _, se := range r.Sessions {
+		name := se.Dialect
+		if name == "" {
+			name = "sessions"
 		}
-		s.add(&c, se.Verdict, reason, xmlSafe(findingsDetail(se.Findings)+framesDetail(se.Frames)), "")
+		if len(sources) > 1 {
+			name += " @ " + se.Source
+		}
+		s := suite(name)
+		d := sessionSpan(se).Seconds()
+		secs[name] += d
+		caseName := "session " + se.ID
+		if se.Source != "" {
+			caseName += " (" + se.Source + ")"
+		}
+		c := junitCase{Name: caseName, Classname: se.Dialect + ".session", Time: seconds(d),
+			SystemOut: cdata(nonStrictDetail(se.Verdict, se.Findings, inSession) + wireLog(se.Frames))}
+		s.add(&c, se.Verdict, sessionReason(se, inSession), xmlSafe(sessionDetail(se, inSession)), "")
+		s.Cases = append(s.Cases, c)
+	}
+	if len(r.Errors) > 0 {
+		s := suite("wsconform")
+		c := junitCase{Name: "harness", Classname: "wsconform.harness", Time: "0"}
+		s.add(&c, Error, r.Errors[0], xmlSafe(strings.Join(r.Errors, "\n")+"\n"), "")
 		s.Cases = append(s.Cases, c)
 	}
 	sort.Strings(order)
@@ -98,7 +128,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		out.Failures += s.Failures
 		out.Errors += s.Errors
 		out.Skipped += s.Skipped
-		s.Time = "0"
+		s.Time = seconds(secs[name])
 		out.Suites = append(out.Suites, *s)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -111,6 +141,59 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// sessionReason is the first error finding of a session, or its first
+// finding.
+func sessionReason(se Session, judged func(Finding) bool) string {
+	first := ""
+	for _, f := range se.Findings {
+		if !judged(f) {
+			continue
+		}
+		if f.Severity == check.Error {
+			return f.Rule + ": " + f.Message
+		}
+		if first == "" {
+			first = f.Rule + ": " + f.Message
+		}
+	}
+	return first
+}
+
+// sessionSpan is how long a session lasted: its first connection's opening
+// to its last close (or last kept frame).
+func sessionSpan(se Session) time.Duration {
+	t0 := start(se.Frames, se.Conns)
+	var t1 time.Time
+	late := func(t time.Time) {
+		if t.After(t1) {
+			t1 = t
+		}
+	}
+	for _, c := range se.Conns {
+		late(c.Closed)
+	}
+	for _, f := range se.Frames {
+		late(f.Time)
+	}
+	if t0.IsZero() || t1.Before(t0) {
+		return 0
+	}
+	return t1.Sub(t0)
+}
+
+// nonStrictDetail lists the findings of a case that passed non-strict, for
+// system-out: a passing case has no failure body to carry them.
+func nonStrictDetail(v Verdict, fs []Finding, judged func(Finding) bool) string {
+	if v != NonStrict {
+		return ""
+	}
+	d := findingsDetail(fs, judged)
+	if d == "" {
+		return ""
+	}
+	return "Findings (non-strict):" + d + "\nWire log:\n"
 }
 
 // add counts a case and attaches its outcome. A baselined failure is
@@ -134,8 +217,11 @@ func (s *junitSuite) add(c *junitCase, v Verdict, reason, detail, baselined stri
 	}
 }
 
-func scenarioDetail(sc Scenario) string {
+func scenarioDetail(sc Scenario, judged func(Finding) bool) string {
 	var b strings.Builder
+	if sc.Reason != "" {
+		fmt.Fprintf(&b, "%s\n\n", sc.Reason)
+	}
 	if sc.Requirement != "" {
 		fmt.Fprintf(&b, "Requirement: %s\n\n", sc.Requirement)
 	}
@@ -148,7 +234,7 @@ func scenarioDetail(sc Scenario) string {
 			fmt.Fprintf(&b, "         expected: %s\n         actual:   %s\n", st.Expected, st.Actual)
 		}
 	}
-	b.WriteString(findingsDetail(sc.Findings))
+	b.WriteString(findingsDetail(sc.Findings, judged))
 	b.WriteString(framesDetail(sc.Frames))
 	if sc.Rerun != "" {
 		fmt.Fprintf(&b, "\nRe-run: %s\n", sc.Rerun)
@@ -156,15 +242,55 @@ func scenarioDetail(sc Scenario) string {
 	return b.String()
 }
 
-func findingsDetail(fs []Finding) string {
+func sessionDetail(se Session, judged func(Finding) bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Session %s (%s", se.ID, se.Dialect)
+	if se.Source != "" {
+		fmt.Fprintf(&b, ", from %s", se.Source)
+	}
+	fmt.Fprintf(&b, "): %d connections, %d frames\n", len(se.Conns), se.FramesTotal)
+	for _, c := range se.Conns {
+		fmt.Fprintf(&b, "  %s %s", c.ID, c.URL)
+		if c.Parent != "" {
+			fmt.Fprintf(&b, " (reconnects %s)", c.Parent)
+		}
+		if c.CloseCode != 0 {
+			fmt.Fprintf(&b, " closed %d", c.CloseCode)
+		}
+		if c.CloseReason != "" {
+			fmt.Fprintf(&b, " %q", c.CloseReason)
+		}
+		if c.CloseBy != "" {
+			fmt.Fprintf(&b, " by %s", c.CloseBy)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(findingsDetail(se.Findings, judged))
+	b.WriteString(framesDetail(se.Frames))
+	return b.String()
+}
+
+// findingsDetail lists the findings that decide the verdict (see
+// Report.Judged) with expected vs actual and diff.
+func findingsDetail(fs []Finding, judged func(Finding) bool) string {
 	var b strings.Builder
 	for _, f := range fs {
-		if f.Dir == "c2s" {
+		if !judged(f) {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s %s (frame %d, %s): %s\n", f.Severity, f.Rule, f.Frame, f.Spec, f.Message)
+		fmt.Fprintf(&b, "\n%s %s (frame %d", f.Severity, f.Rule, f.Frame)
+		if f.Conn != "" {
+			fmt.Fprintf(&b, " on %s", f.Conn)
+		}
+		fmt.Fprintf(&b, ", %s): %s\n", f.Spec, f.Message)
+		if f.Pointer != "" {
+			fmt.Fprintf(&b, "  at:       %s\n", f.Pointer)
+		}
 		if f.Expected != "" || f.Actual != "" {
 			fmt.Fprintf(&b, "  expected: %s\n  actual:   %s\n", f.Expected, f.Actual)
+		}
+		if f.Diff != "" {
+			fmt.Fprintf(&b, "  diff:\n    %s\n", strings.ReplaceAll(f.Diff, "\n", "\n    "))
 		}
 	}
 	return b.String()

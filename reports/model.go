@@ -19,7 +19,25 @@ const (
 	KindRun      = "run"
 	KindProxy    = "proxy"
 	KindValidate = "validate"
+	// KindGate is a `wsconform gate` report: the proxy's sessions, judged on
+	// the client's frames only, and scenarios for the command's outcome.
+	KindGate = "gate"
 )
+
+// Judged reports whether a finding of a scenario (inScenario) or a session
+// decides its verdict. In a run, findings on the frames a scenario sent
+// itself (its own, often deliberately invalid, input) do not; in a gate,
+// findings on the reference server's frames do not, since the client is
+// judged.
+func (r *Report) Judged(f Finding, inScenario bool) bool {
+	switch {
+	case inScenario:
+		return f.Dir != wire.ClientToServer
+	case r.Kind == KindGate:
+		return f.Dir != wire.ServerToClient
+	}
+	return true
+}
 
 // Verdict is the outcome of a scenario, a session or a whole report.
 type Verdict string
@@ -77,6 +95,15 @@ func FromFindings(fs []check.Finding) Verdict {
 	return Passed
 }
 
+// checkFindings unwraps report findings for check.Worst.
+func checkFindings(fs []Finding) []check.Finding {
+	out := make([]check.Finding, len(fs))
+	for i, f := range fs {
+		out[i] = f.Finding
+	}
+	return out
+}
+
 // Report is everything a writer needs. Its JSON form is the --json output.
 type Report struct {
 	Format   string    `json:"format"`
@@ -95,8 +122,12 @@ type Report struct {
 	Scenarios []Scenario `json:"scenarios,omitempty"`
 	Sessions  []Session  `json:"sessions,omitempty"`
 	// Stale lists baseline entries that did not fail any more.
-	Stale  []BaselineEntry `json:"stale_baseline,omitempty"`
-	Errors []string        `json:"errors,omitempty"`
+	Stale []BaselineEntry `json:"stale_baseline,omitempty"`
+	// Errors are harness failures: any makes the report's verdict error.
+	Errors []string `json:"errors,omitempty"`
+	// Notes are what a reader should know that does not change the
+	// verdict: skipped malformed lines, frames left out of the wire log.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Target is one server under test (or the upstream of a proxy).
@@ -168,9 +199,12 @@ type Frame struct {
 // Session is one logical session seen by the proxy or in a recording: its
 // connections (with reconnect lineage), findings and wire log.
 type Session struct {
-	ID       string       `json:"id"`
-	Dialect  string       `json:"dialect"`
-	Reason   string       `json:"dialect_reason,omitempty"`
+	ID      string `json:"id"`
+	Dialect string `json:"dialect"`
+	Reason  string `json:"dialect_reason,omitempty"`
+	// Source is where the session was read from (a recording's path), for
+	// a validate report of several files.
+	Source   string       `json:"source,omitempty"`
 	Verdict  Verdict      `json:"verdict"`
 	Conns    []Connection `json:"connections"`
 	Findings []Finding    `json:"findings,omitempty"`
@@ -185,7 +219,7 @@ type Connection struct {
 	Parent string    `json:"parent,omitempty"`
 	URL    string    `json:"url"`
 	Opened time.Time `json:"opened"`
-	Closed time.Time `json:"closed,omitempty"`
+	Closed time.Time `json:"closed,omitzero"`
 	// CloseCode and CloseBy say how it ended (1006 when no close frame).
 	CloseCode   int    `json:"close_code,omitempty"`
 	CloseReason string `json:"close_reason,omitempty"`

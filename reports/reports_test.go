@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,6 +47,43 @@ func sample() *Report {
 	return r
 }
 
+// sessions is a validate report: one failing session of two connections
+// (a reconnect) with a replay finding, and one passing session.
+func sessions() *Report {
+	r := New(KindValidate, "wsconform test", t0)
+	r.Finished = t0.Add(2 * time.Second)
+	r.Dialects = []string{"minicodex"}
+	r.Targets = []Target{{Name: "planted.jsonl"}}
+	r.Command = "wsconform validate --html r.html planted.jsonl"
+	b := NewSessionBuilder("minicodex", "the recording header names minicodex", "planted.jsonl", DefaultWireLimits)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	frame := func(conn string, i int64, dir wire.Direction, payload string) wire.Frame {
+		return wire.Frame{Conn: conn, Index: i, Dir: dir, Time: at(int(i) * 100), Op: wire.OpText, Payload: []byte(payload)}
+	}
+	b.OpenConn("c1", "ws://127.0.0.1:7337/ws", at(0))
+	b.Bind("c1", "s1")
+	b.Frame("s1", frame("c1", 1, wire.ClientToServer, `{"type":"hello","v":"1.0.0"}`), "hello", "", nil)
+	b.Frame("s1", frame("c1", 2, wire.ServerToClient, `{"type":"turn_done","run_id":"r1","event_id":6}`), "turn_done", "6", nil)
+	b.CloseConn("c1", at(250), 1006, "", "network")
+	b.OpenConn("c2", "ws://127.0.0.1:7337/ws", at(300))
+	b.SetParent("c2", "c1")
+	b.Bind("c2", "s1")
+	b.Frame("s1", frame("c2", 3, wire.ClientToServer, `{"type":"resume","last_seen_event_id":4}`), "resume", "", nil)
+	replay := Finding{Finding: check.Finding{Rule: "minicodex.replay-mismatch", Severity: check.Error,
+		Spec: "minicodex-v1.md §Handshake & resume", Message: "event_id 6 delivered again with different content",
+		Pointer: "/run_id", Expected: `"r1"`, Actual: `"r2"`, Diff: "- /run_id: \"r1\"\n+ /run_id: \"r2\"",
+		Conn: "c2", Dir: wire.ServerToClient, Frame: 4, Related: []int64{2}}}
+	b.Frame("s1", frame("c2", 4, wire.ServerToClient, `{"type":"turn_done","run_id":"r2","event_id":6}`), "turn_done", "6", []Finding{replay})
+	b.OpenConn("c3", "ws://127.0.0.1:7337/ws", at(1000))
+	b.Bind("c3", "s2")
+	b.Frame("s2", frame("c3", 5, wire.ClientToServer, `{"type":"hello","v":"1.0.0"}`), "hello", "", nil)
+	b.CloseConn("c3", at(1500), 1000, "bye", "client")
+	r.Sessions = b.Sessions()
+	r.Notes = []string{"planted.jsonl: 1 malformed line skipped"}
+	r.Tally()
+	return r
+}
+
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
@@ -64,7 +102,26 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func TestTally(t *testing.T) {
+// TestReportGoldens writes every writer's output of both samples and
+// compares it with testdata (go test ./reports -update rewrites them).
+func TestReportGoldens(t *testing.T) {
+	t.Parallel()
+	writers := map[string]func(io.Writer, *Report) error{
+		"html": WriteHTML, "json": WriteJSON, "junit.xml": WriteJUnit, "md": WriteMarkdown,
+	}
+	samples := map[string]func() *Report{"run": sample, "sessions": sessions}
+	for sname, mk := range samples {
+		for ext, write := range writers {
+			var b bytes.Buffer
+			if err := write(&b, mk()); err != nil {
+				t.Fatalf("%s.%s: %v", sname, ext, err)
+			}
+			golden(t, sname+"."+ext, b.Bytes())
+		}
+	}
+}
+
+func TestReportTally(t *testing.T) {
 	t.Parallel()
 	r := sample()
 	if r.Verdict != Failed || r.Counts[Passed] != 1 || r.Counts[Failed] != 2 || r.Counts[Skipped] != 1 {
@@ -77,7 +134,7 @@ func TestTally(t *testing.T) {
 	}
 }
 
-func TestJUnitGolden(t *testing.T) {
+func TestReportJUnitCounts(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
 	if err := WriteJUnit(&b, sample()); err != nil {
@@ -94,37 +151,32 @@ func TestJUnitGolden(t *testing.T) {
 	if parsed.Tests != 4 || parsed.Failures != 1 || parsed.Skipped != 2 {
 		t.Errorf("tests %d failures %d skipped %d", parsed.Tests, parsed.Failures, parsed.Skipped)
 	}
-	golden(t, "run.junit.xml", b.Bytes())
 }
 
-func TestJSONGolden(t *testing.T) {
-	t.Parallel()
-	var b bytes.Buffer
-	if err := WriteJSON(&b, sample()); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "run.json", b.Bytes())
-}
-
-func TestHTMLGolden(t *testing.T) {
+func TestReportHTMLStatic(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
 	if err := WriteHTML(&b, sample()); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()
-	for _, want := range []string{"fails &lt;on purpose&gt;", `href="#s-reference-m.fail-f2"`, `id="s-reference-m.fail-f2"`} {
+	for _, want := range []string{
+		"fails &lt;on purpose&gt;",                      // names are escaped
+		`href="#s-reference-m.fail-f2"`,                 // the finding links to its frame's row…
+		`"a":"s-reference-m.fail"`,                      // …which the script renders from the data
+		`<details class="item" id="s-reference-m.fail"`, // failed scenarios start open
+		`data-count="failed">2<`,
+	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("html lacks %q", want)
 		}
 	}
-	if strings.Contains(html, "http://") || strings.Contains(html, "https://") {
-		t.Error("html refers to the network")
+	if !strings.Contains(html, `id="s-reference-m.fail" data-n="1" data-verdict="failed" data-sev="3" data-dialect="minicodex" data-target="reference" open>`) {
+		t.Error("the failed scenario does not start open")
 	}
-	golden(t, "run.html", b.Bytes())
 }
 
-func TestNewFrame(t *testing.T) {
+func TestReportNewFrame(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
@@ -149,7 +201,7 @@ func TestNewFrame(t *testing.T) {
 	}
 }
 
-func TestJUnitControlCharacters(t *testing.T) {
+func TestReportJUnitControlCharacters(t *testing.T) {
 	t.Parallel()
 	r := sample()
 	r.Scenarios[1].Frames = append(r.Scenarios[1].Frames, NewFrame(wire.Frame{Conn: "A#1", Index: 3, Dir: wire.ServerToClient,

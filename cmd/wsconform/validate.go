@@ -7,12 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/validate"
 	"github.com/wsconform/wsconform/internal/version"
+	"github.com/wsconform/wsconform/internal/wire"
+	"github.com/wsconform/wsconform/reports"
 )
 
 // validateOutput is the --json document: versioned, so that tools reading
@@ -38,6 +42,10 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	oneSession := fs.Bool("one-session", false, "judge all connections of a file as one logical session (reconnects in a HAR file)")
 	maxFrame := fs.Int("max-frame", check.DefaultLimits.MaxFrameBytes, "largest frame in `BYTES` the checker validates; larger ones are reported, not judged")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
+	var rf reportFiles
+	fs.StringVar(&rf.html, "html", "", "also write a self-contained HTML report (sessions, connection timelines, findings, wire logs) to `FILE`")
+	fs.StringVar(&rf.junit, "junit", "", "also write JUnit XML (one test case per session) to `FILE`")
+	fs.StringVar(&rf.markdown, "markdown", "", "also write a Markdown summary to `FILE` (it is appended to $GITHUB_STEP_SUMMARY whenever that is set)")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
@@ -63,9 +71,15 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	opts := validate.Options{Dialect: *dialectName, OneSession: *oneSession,
 		Check: check.Options{Limits: check.Limits{MaxFrameBytes: *maxFrame}}}
 	out := validateOutput{Format: "wsconform-validate", Version: 1, Tool: version.String(), Files: []validate.Result{}}
+	rep := rf.start(args)
 	worst := exitOK
 	for _, path := range fs.Args() {
+		col := rep.collector(path)
+		if col != nil {
+			opts.Observer = col
+		}
 		res, err := validate.File(ctx, path, opts)
+		rep.add(path, col, res, err)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -91,6 +105,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err := writeJSON(*jsonPath, stdout, out); err != nil {
 			return harnessErr(err)
 		}
+	}
+	if err := rep.write(); err != nil {
+		return harnessErr(err)
 	}
 	switch worst {
 	case exitOK:
@@ -178,4 +195,129 @@ func writeJSON(path string, stdout io.Writer, v any) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// reportFiles are the report files `validate` writes through the report
+// model (one session per logical session of each file).
+type reportFiles struct {
+	html, junit, markdown string
+}
+
+// validateReport builds the report while the files are judged.
+type validateReport struct {
+	files   reportFiles
+	rep     *reports.Report
+	frames  bool // keep wire logs (HTML and JUnit show them)
+	dialect map[string]bool
+}
+
+// start returns nil when no report is wanted: no report file and no
+// $GITHUB_STEP_SUMMARY.
+func (f reportFiles) start(args []string) *validateReport {
+	if f == (reportFiles{}) && os.Getenv("GITHUB_STEP_SUMMARY") == "" {
+		return nil
+	}
+	r := reports.New(reports.KindValidate, version.String(), time.Now())
+	r.Command = "wsconform validate " + shellJoin(args)
+	r.Dialects = []string{}
+	return &validateReport{files: f, rep: r, frames: f.html != "" || f.junit != "", dialect: map[string]bool{}}
+}
+
+func (v *validateReport) collector(path string) *sessionCollector {
+	if v == nil {
+		return nil
+	}
+	limits := reports.WireLimits{}
+	if v.frames {
+		limits = reports.DefaultWireLimits
+	}
+	return &sessionCollector{path: path, limits: limits}
+}
+
+// add files what one file gave: its sessions, or why it could not be read.
+func (v *validateReport) add(path string, col *sessionCollector, res validate.Result, err error) {
+	if v == nil {
+		return
+	}
+	v.rep.Targets = append(v.rep.Targets, reports.Target{Name: path})
+	if res.Dialect != "" && !v.dialect[res.Dialect] {
+		v.dialect[res.Dialect] = true
+		v.rep.Dialects = append(v.rep.Dialects, res.Dialect)
+	}
+	if err != nil {
+		v.rep.Errors = append(v.rep.Errors, fmt.Sprintf("%s: %v", path, err))
+		return
+	}
+	if res.Frames == 0 && len(res.Problems) > 0 {
+		v.rep.Errors = append(v.rep.Errors, path+": no readable frame")
+	}
+	if n := len(res.Problems); n > 0 {
+		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("%s: %s skipped (the first: %s)", path, count(n, "malformed line"), res.Problems[0]))
+	}
+	if col != nil && col.b != nil {
+		v.rep.Sessions = append(v.rep.Sessions, col.b.Sessions()...)
+	}
+}
+
+// write writes the requested files and appends the Markdown summary to
+// $GITHUB_STEP_SUMMARY.
+func (v *validateReport) write() error {
+	if v == nil {
+		return nil
+	}
+	v.rep.Finished = time.Now()
+	v.rep.Tally()
+	for _, o := range []struct {
+		path  string
+		write func(io.Writer, *reports.Report) error
+	}{{v.files.html, reports.WriteHTML}, {v.files.junit, reports.WriteJUnit}, {v.files.markdown, reports.WriteMarkdown}} {
+		if o.path == "" {
+			continue
+		}
+		if err := writeFile(o.path, func(w io.Writer) error { return o.write(w, v.rep) }); err != nil {
+			return err
+		}
+	}
+	return reports.AppendStepSummary(v.rep)
+}
+
+// sessionCollector is the validate.Observer that keeps, for the report,
+// each session's connections (with reconnect lineage), findings and a
+// bounded wire log.
+type sessionCollector struct {
+	path   string
+	limits reports.WireLimits
+	d      *dialect.Dialect
+	b      *reports.SessionBuilder
+}
+
+func (c *sessionCollector) Begin(name, reason string) {
+	c.d, _ = dialect.Get(name)
+	c.b = reports.NewSessionBuilder(name, reason, c.path, c.limits)
+}
+
+func (c *sessionCollector) Line(l recording.Line) {
+	switch l.Kind {
+	case recording.KindOpen:
+		c.b.OpenConn(l.Conn, l.URL, l.Time)
+		c.b.SetParent(l.Conn, l.Parent)
+	case recording.KindSession:
+		c.b.SetParent(l.Conn, l.Parent)
+	case recording.KindClose:
+		c.b.CloseConn(l.Conn, l.Time, l.Code, l.Reason, l.By)
+	}
+}
+
+func (c *sessionCollector) Bound(conn, session string) { c.b.Bind(conn, session) }
+
+func (c *sessionCollector) Judged(session string, f wire.Frame, fs []validate.Finding) {
+	var typ, seq string
+	if c.limits != (reports.WireLimits{}) {
+		typ, seq = reports.Describe(c.d, f)
+	}
+	var out []reports.Finding
+	for _, x := range fs {
+		out = append(out, reports.Finding{Finding: x.Finding})
+	}
+	c.b.Frame(session, f, typ, seq, out)
 }

@@ -55,6 +55,10 @@ type Grouper struct {
 	// Observed, when set, is called for every frame a check session judged,
 	// with its findings (nil when it had none), in judging order.
 	Observed func(session string, f wire.Frame, fs []Finding)
+	// Bound, when set, is called when a connection joins its logical
+	// session: when it opens with one, when a session line or a frame
+	// names it, or when a pending connection becomes a session of its own.
+	Bound func(conn, session string)
 }
 
 type sessionState struct {
@@ -63,7 +67,8 @@ type sessionState struct {
 }
 
 type connState struct {
-	session, url   string
+	id, session    string
+	url            string
 	pending        bool
 	closed         bool
 	held, heldSize int
@@ -152,7 +157,7 @@ func (g *Grouper) Open(conn, url, session string) {
 	if g.opts.OneSession {
 		session = "all"
 	}
-	c := &connState{url: url, pending: true}
+	c := &connState{id: conn, url: url, pending: true}
 	g.conns[conn] = c
 	if session != "" {
 		g.bind(c, session)
@@ -175,6 +180,9 @@ func (g *Grouper) Bind(conn, session string) {
 
 func (g *Grouper) bind(c *connState, session string) {
 	c.pending, c.session = false, session
+	if g.Bound != nil {
+		g.Bound(c.id, session)
+	}
 	g.seen[session] = true
 	s := g.sessions[session]
 	if s == nil {

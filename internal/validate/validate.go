@@ -23,6 +23,26 @@ type Options struct {
 	// unrelated tabs are never compared with each other.
 	OneSession bool
 	Check      check.Options
+	// Observer, when set, sees what File reads and judges, for callers
+	// that report more than findings (the HTML and JUnit reports).
+	Observer Observer
+}
+
+// Observer sees a file as File judges it, from File's goroutine and in
+// input order: every line read, every connection bound to its logical
+// session, every frame judged.
+type Observer interface {
+	// Begin is called once, before the first line, with the dialect the
+	// file is judged as and why.
+	Begin(dialect, reason string)
+	// Line is called for every readable line (header, open, session,
+	// frame, close, dialect), before it is judged.
+	Line(l recording.Line)
+	// Bound is called when conn joins session (see Grouper.Bound).
+	Bound(conn, session string)
+	// Judged is called for every frame judged in session, with the
+	// findings it gave (see Grouper.Observed).
+	Judged(session string, f wire.Frame, fs []Finding)
 }
 
 // Finding is a check finding located in its session.
@@ -73,9 +93,16 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 	}
 	defer f.Close()
 	g := NewGrouper(d, opts)
+	if o := opts.Observer; o != nil {
+		o.Begin(name, reason)
+		g.Observed, g.Bound = o.Judged, o.Bound
+	}
 	src, problems, err := recording.Scan(f, func(l recording.Line) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if opts.Observer != nil {
+			opts.Observer.Line(l)
 		}
 		res.Findings = append(res.Findings, g.Line(l)...)
 		return nil

@@ -39,7 +39,7 @@ Exit codes: 0 when CMD exited 0 and no error finding was made on a client frame;
 3 harness error.`
 
 func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("gate", "--dialect NAME [--fault SPEC]... [--html F] [--junit F] [--json F] -- CMD [ARGS...]", gateAbout, stdout)
+	fs := newFlags("gate", "--dialect NAME [--fault SPEC]... [--html F] [--junit F] [--json F] [--markdown F] -- CMD [ARGS...]", gateAbout, stdout)
 	fs.SetInterspersed(false) // CMD's own flags are CMD's
 	name := fs.String("dialect", "", "dialect the client speaks ("+strings.Join(dialect.Names(), ", ")+"); required")
 	faults := fs.StringArray("fault", nil, "fault the reference server injects into every connection (repeatable)")
@@ -47,9 +47,8 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	envVar := fs.String("env-var", gate.DefaultEnvVar, "name of the variable that carries the main endpoint's URL")
 	record := fs.String("record", "", "record the client's traffic to `FILE` (JSON Lines; wsconform validate reads it)")
 	timeout := fs.Duration("timeout", 0, "stop CMD (SIGTERM, then SIGKILL) after this long; 0: no limit")
-	html := fs.String("html", "", "write an HTML report to `FILE`")
-	junit := fs.String("junit", "", "write JUnit XML to `FILE`")
-	jsonPath := fs.String("json", "", "write the report as JSON to `FILE`")
+	var out reportFlags
+	out.addFlags(fs)
 	verbose := fs.Bool("verbose", false, "print every frame the client exchanges, not only findings")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	if help, err := fs.parse(args); help || err != nil {
@@ -93,7 +92,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	res.Report.Command = "wsconform gate " + shellJoin(args)
 	printGate(p, res)
-	if err := writeReports(res.Report, *html, *junit, *jsonPath, stdout); err != nil {
+	if err := writeReports(res.Report, out, stdout); err != nil {
 		return harnessErr(err)
 	}
 	if ctx.Err() != nil {

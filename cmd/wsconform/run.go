@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -43,9 +41,7 @@ type runFlags struct {
 	scale     float64
 	list      bool
 	steps     bool
-	html      string
-	junit     string
-	json      string
+	out       reportFlags
 	features  string
 	insecure  bool
 	conc      int
@@ -66,9 +62,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them)")
 	fs.BoolVar(&f.list, "list", false, "list the scenarios (id, level, tags) without connecting")
 	fs.BoolVar(&f.steps, "steps", false, "print the step vocabulary features can use")
-	fs.StringVar(&f.html, "html", "", "write an HTML report to `FILE`")
-	fs.StringVar(&f.junit, "junit", "", "write JUnit XML to `FILE`")
-	fs.StringVar(&f.json, "json", "", "write the report as JSON to `FILE` (- for stdout)")
+	f.out.addFlags(fs)
 	fs.StringVar(&f.features, "features", "", "run the feature files under `DIR` instead of the built-in ones")
 	fs.BoolVar(&f.insecure, "insecure", false, "accept any TLS certificate of a wss:// target")
 	fs.IntVar(&f.conc, "concurrency", 8, "scenarios run at once per target")
@@ -85,7 +79,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	human := stdout
-	if f.json == "-" {
+	if f.out.json == "-" {
 		human = stderr
 	}
 	p := console.New(human, f.colorMode)
@@ -238,7 +232,7 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	}
 	rep.Tally()
 	printSummary(p, rep)
-	if err := writeReports(rep, f.html, f.junit, f.json, stdout); err != nil {
+	if err := writeReports(rep, f.out, stdout); err != nil {
 		return harnessErr(err)
 	}
 	if ctx.Err() != nil {
@@ -282,12 +276,27 @@ func dialectsOf(results []reports.Scenario) []string {
 	return out
 }
 
+// reportFlags are the report flags every command that judges shares.
+type reportFlags struct{ html, junit, json, markdown string }
+
+// addFlags declares --html, --junit, --json and --markdown.
+func (r *reportFlags) addFlags(fs *flagSet) {
+	fs.StringVar(&r.html, "html", "", "write an HTML report to `FILE`")
+	fs.StringVar(&r.junit, "junit", "", "write JUnit XML to `FILE`")
+	fs.StringVar(&r.json, "json", "", "write the report as JSON to `FILE` (- for stdout)")
+	fs.StringVar(&r.markdown, "markdown", "", "write a Markdown summary to `FILE` (also appended to $GITHUB_STEP_SUMMARY when set)")
+}
+
 // writeReports writes each requested report file.
-func writeReports(rep *reports.Report, html, junit, jsonPath string, stdout io.Writer) error {
+// It also appends the Markdown summary to $GITHUB_STEP_SUMMARY when set.
+func writeReports(rep *reports.Report, out reportFlags, stdout io.Writer) error {
+	if err := reports.AppendStepSummary(rep); err != nil {
+		return err
+	}
 	outs := []struct {
 		path  string
 		write func(io.Writer, *reports.Report) error
-	}{{html, reports.WriteHTML}, {junit, reports.WriteJUnit}, {jsonPath, reports.WriteJSON}}
+	}{{out.html, reports.WriteHTML}, {out.junit, reports.WriteJUnit}, {out.json, reports.WriteJSON}, {out.markdown, reports.WriteMarkdown}}
 	for _, o := range outs {
 		if o.path == "" {
 			continue
@@ -339,7 +348,7 @@ func dirOf(path string) string {
 // rerunCommand is the command line that runs only one scenario again: the
 // original arguments without tag, list and report flags, plus its id.
 func rerunCommand(args []string, id string) string {
-	drop := map[string]bool{"--tags": true, "--html": true, "--junit": true, "--json": true, "--list": false}
+	drop := map[string]bool{"--tags": true, "--html": true, "--junit": true, "--json": true, "--markdown": true, "--list": false}
 	var kept []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -370,23 +379,4 @@ func shellJoin(args []string) string {
 		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	return strings.Join(out, " ")
-}
-
-// redactURL hides credentials in a URL for printing.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	u.User = url.User("…")
-	return u.String()
-}
-
-func sortedKeys[M ~map[K]V, K ~string, V any](m M) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	return keys
 }

@@ -375,6 +375,9 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 		}
 		written = append(written, w.path)
 	}
+	if err := reports.AppendStepSummary(r); err != nil {
+		errs = append(errs, err)
+	}
 	p.PrintSummary(r)
 	con := console.New(stderr, o.color)
 	if o.record != "" {

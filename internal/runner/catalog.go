@@ -148,8 +148,7 @@ func (cat *Catalog) addKeywords(doc *messages.GherkinDocument) {
 			cat.keywords[s.Id] = s.Keyword
 		}
 	}
-	var walk func(children []*messages.FeatureChild)
-	walk = func(children []*messages.FeatureChild) {
+	walk := func(children []*messages.FeatureChild) {
 		for _, ch := range children {
 			if ch.Background != nil {
 				add(ch.Background.Steps)

@@ -234,6 +234,12 @@ Feature: hostd run events: fan-out to apps, seq per run, run.ack
       {"type": "run.started", "host_id": "host-{unique}", "run_id": "run-{unique}", "seq": 1,
        "data": {"tool": "codex", "cwd": "/w", "command": "codex"}}
       """
+    # The app has the run's first event live, so it is in service before
+    # the next event and its run.ack.
+    And client "app" receives "run.started" with:
+      """
+      {"run_id": "run-{unique}", "seq": 1}
+      """
     And client "host" sends:
       """
       {"type": "run.exited", "host_id": "host-{unique}", "run_id": "run-{unique}", "seq": 2,

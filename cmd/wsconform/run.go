@@ -164,6 +164,9 @@ func (f *runFlags) options() (runner.Options, error) {
 		seen[t.Name] = true
 		opts.Targets = append(opts.Targets, t)
 	}
+	if len(f.targets) > 0 && opts.Dialects == nil && f.features == "" {
+		return opts, usageErr("run: a --target speaks one dialect: name it with --dialect (%s)", strings.Join(dialect.Names(), ", "))
+	}
 	if len(f.mutate) > 0 && len(f.targets) > 0 {
 		return opts, usageErr("run: --mutate applies to the embedded reference server, not to a --target")
 	}

@@ -144,6 +144,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"bad scale", []string{"--timeout-scale", "0"}, exitUsage, "timeout-scale"},
 		{"missing features", []string{"--features", "/nonexistent"}, exitUsage, "not a directory"},
 		{"bad header", []string{"--header", "nocolon"}, exitUsage, "Key: Value"},
+		{"target without a dialect", []string{"--features", "", "--target", "ws://127.0.0.1:1/ws"}, exitUsage, "name it with --dialect"},
 		{"missing baseline", []string{"--baseline", "/nonexistent.json", "--tags", "@id:sample.hello"}, exitUsage, "baseline"},
 	}
 	for _, tt := range tests {

@@ -49,7 +49,6 @@ type World struct {
 	checker  *check.Session
 	index    int64
 	wire     []reports.Frame
-	dropped  int
 	findings []check.Finding
 }
 
@@ -75,10 +74,8 @@ func (w *World) record(conn, url string, dir wire.Direction, op wire.Opcode, pay
 		w.findings = append(w.findings, w.checker.Observe(f)...)
 	}
 	typ, seq := w.describe(f)
-	if len(w.wire) >= MaxWireLog {
-		copy(w.wire, w.wire[1:])
-		w.wire = w.wire[:len(w.wire)-1]
-		w.dropped++
+	if len(w.wire) >= 2*MaxWireLog { // drop the oldest half at once: amortised O(1) per frame
+		w.wire = append(w.wire[:0], w.wire[MaxWireLog:]...)
 	}
 	w.wire = append(w.wire, reports.NewFrame(f, typ, seq, 0))
 	return f
@@ -127,5 +124,6 @@ func (w *World) seqOf(doc any) string {
 func (w *World) snapshot() ([]check.Finding, []reports.Frame) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]check.Finding(nil), w.findings...), append([]reports.Frame(nil), w.wire...)
+	wire := w.wire[max(0, len(w.wire)-MaxWireLog):]
+	return append([]check.Finding(nil), w.findings...), append([]reports.Frame(nil), wire...)
 }

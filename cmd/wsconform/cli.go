@@ -9,62 +9,27 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/wsconform/wsconform/internal/exit"
 	"github.com/wsconform/wsconform/internal/version"
 )
 
-// Exit codes, as documented in the README and DESIGN.md.
+// Exit codes and errors that carry them, shared with the other command.
 const (
-	exitOK      = 0
-	exitFail    = 1 // conformance failure: an error finding
-	exitUsage   = 2 // bad flags or arguments
-	exitHarness = 3 // unreadable input, unreachable target, harness error
+	exitOK      = exit.OK
+	exitFail    = exit.Fail
+	exitUsage   = exit.Usage
+	exitHarness = exit.Harness
 )
 
-// exitError carries an exit code up to main, the only place that exits.
-type exitError struct {
-	code int
-	err  error
-}
+var (
+	usageErr   = exit.UsageErr
+	harnessErr = exit.HarnessErr
+	errFailed  = exit.Failed
+)
 
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return ""
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-func usageErr(format string, args ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
-}
-
-func harnessErr(err error) error { return &exitError{code: exitHarness, err: err} }
-
-// errFailed is returned when the judged traffic has error findings; the
-// findings themselves were already printed.
-var errFailed = &exitError{code: exitFail}
-
+// exitCode prints err and returns the code main exits with.
 func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return exitOK
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil {
-			fmt.Fprintf(stderr, "wsconform: %v\n", ee.err)
-		}
-		if ee.code == exitUsage && ee.err != nil {
-			fmt.Fprintln(stderr, "Run 'wsconform "+helpTopic(ee.err)+"--help' for usage.")
-		}
-		return ee.code
-	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "wsconform: interrupted")
-		return exitHarness
-	}
-	fmt.Fprintf(stderr, "wsconform: %v\n", err)
-	return exitHarness
+	return exit.Code(err, stderr, "wsconform", helpTopic)
 }
 
 // helpTopic names the command a usage error came from ("validate: ..."),
@@ -101,7 +66,7 @@ func commands() []command {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		printUsage(stderr)
-		return &exitError{code: exitUsage}
+		return &exit.Error{Code: exitUsage}
 	}
 	switch args[0] {
 	case "-h", "--help", "help":

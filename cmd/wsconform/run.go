@@ -11,6 +11,7 @@ import (
 
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/exit"
 	"github.com/wsconform/wsconform/internal/runner"
 	"github.com/wsconform/wsconform/internal/version"
 	"github.com/wsconform/wsconform/reports"
@@ -260,7 +261,7 @@ func exitFor(rep *reports.Report) error {
 	case failed:
 		return errFailed
 	case errored:
-		return &exitError{code: exitHarness}
+		return &exit.Error{Code: exitHarness}
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/exit"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/validate"
 	"github.com/wsconform/wsconform/internal/version"
@@ -115,7 +116,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case exitFail:
 		return errFailed
 	default:
-		return &exitError{code: worst}
+		return &exit.Error{Code: worst}
 	}
 }
 

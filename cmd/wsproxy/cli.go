@@ -19,64 +19,34 @@ import (
 
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/exit"
 	"github.com/wsconform/wsconform/internal/fault"
 	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/version"
 	"github.com/wsconform/wsconform/reports"
 )
 
-// Exit codes, as for wsconform (README, DESIGN.md).
-const (
-	exitOK      = 0
-	exitFail    = 1 // --strict and an error finding
-	exitUsage   = 2 // bad flags or arguments
-	exitHarness = 3 // cannot listen, cannot write the recording or a report
-)
-
 // DefaultListen is loopback only: a proxy that records traffic must not be
 // reachable from other machines unless the user asks.
 const DefaultListen = "127.0.0.1:8080"
 
-// exitError carries an exit code up to main, the only place that exits.
-type exitError struct {
-	code int
-	err  error
-}
+// Exit codes and errors that carry them, shared with the other command.
+const (
+	exitOK      = exit.OK
+	exitFail    = exit.Fail
+	exitUsage   = exit.Usage
+	exitHarness = exit.Harness
+)
 
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return ""
-	}
-	return e.err.Error()
-}
+var (
+	usageErr   = exit.UsageErr
+	harnessErr = exit.HarnessErr
+	errFailed  = exit.Failed
+)
 
-func (e *exitError) Unwrap() error { return e.err }
-
-func usageErr(format string, args ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
-}
-
-func harnessErr(err error) error { return &exitError{code: exitHarness, err: err} }
-
-// errFailed: --strict and the traffic had error findings (already printed).
-var errFailed = &exitError{code: exitFail}
-
+// exitCode prints err and returns the code main exits with.
 func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return exitOK
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil {
-			fmt.Fprintf(stderr, "wsproxy: %v\n", ee.err)
-		}
-		if ee.code == exitUsage && ee.err != nil {
-			fmt.Fprintln(stderr, "Run 'wsproxy --help' for usage.")
-		}
-		return ee.code
-	}
-	fmt.Fprintf(stderr, "wsproxy: %v\n", err)
-	return exitHarness
+	return exit.Code(err, stderr, "wsproxy", nil)
 }
 
 // options are the parsed flags.

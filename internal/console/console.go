@@ -43,18 +43,22 @@ func UseColor(w io.Writer, mode string) bool {
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
+// NewColor returns a color that is on or off whatever fatih/color guessed
+// from the process's stdout: the decision is UseColor's, per writer.
+func NewColor(on bool, attrs ...color.Attribute) *color.Color {
+	c := color.New(attrs...)
+	if on {
+		c.EnableColor()
+	} else {
+		c.DisableColor()
+	}
+	return c
+}
+
 // New returns a Printer for w; mode is one of the Color constants.
 func New(w io.Writer, mode string) *Printer {
 	on := UseColor(w, mode)
-	mk := func(attrs ...color.Attribute) *color.Color {
-		c := color.New(attrs...)
-		if on {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-		return c
-	}
+	mk := func(attrs ...color.Attribute) *color.Color { return NewColor(on, attrs...) }
 	return &Printer{w: w,
 		red: mk(color.FgRed, color.Bold), yellow: mk(color.FgYellow, color.Bold), cyan: mk(color.FgCyan),
 		green: mk(color.FgGreen, color.Bold), bold: mk(color.Bold), dim: mk(color.Faint)}

@@ -10,6 +10,7 @@ import (
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/wire"
 )
 
 // Defaults of Config, chosen for a developer's machine: generous limits,
@@ -137,21 +138,9 @@ func parseUpstream(raw string) (*url.URL, error) {
 	if raw == "" {
 		return nil, fmt.Errorf("no upstream URL")
 	}
-	u, err := url.Parse(raw)
+	u, err := wire.ParseURL(raw)
 	if err != nil {
 		return nil, fmt.Errorf("upstream %q: %w", raw, err)
-	}
-	switch u.Scheme {
-	case "ws", "wss":
-	case "http":
-		u.Scheme = "ws"
-	case "https":
-		u.Scheme = "wss"
-	default:
-		return nil, fmt.Errorf("upstream %q: scheme must be ws or wss", raw)
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("upstream %q: no host", raw)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("upstream %q: a query or fragment cannot be combined with the client's", raw)

@@ -49,15 +49,7 @@ func newLiveConsole(w io.Writer, quiet bool, mode string) *liveConsole {
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	on := console.UseColor(w, mode)
-	mk := func(attrs ...color.Attribute) *color.Color {
-		c := color.New(attrs...)
-		if on {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-		return c
-	}
+	mk := func(attrs ...color.Attribute) *color.Color { return console.NewColor(on, attrs...) }
 	pm := console.ColorNever
 	if on {
 		pm = console.ColorAlways
@@ -277,11 +269,11 @@ func (v *validator) printSummary(r *reports.Report) {
 	for _, e := range r.Errors {
 		lc.pr.Fail("  error: %s\n", e)
 	}
-	total := fmt.Sprintf("%s, %s, %d info", plural(v.totals.errors, "error"), plural(v.totals.warnings, "warning"), v.totals.infos)
+	total := v.totals.String()
 	switch {
-	case v.totals.errors > 0:
+	case v.totals.Errors > 0:
 		lc.pr.Fail("FAIL  %s\n", total)
-	case v.totals.warnings > 0:
+	case v.totals.Warnings > 0:
 		lc.pr.Warn("PASS (non-strict)  %s\n", total)
 	default:
 		lc.pr.Pass("PASS  %s\n", total)
@@ -295,5 +287,5 @@ func (p *Proxy) Counts() (errors, warnings, infos int) {
 		return 0, 0, 0
 	}
 	t := p.val.totals
-	return t.errors, t.warnings, t.infos
+	return t.Errors, t.Warnings, t.Infos
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/validate"
 	"github.com/wsconform/wsconform/internal/wire"
@@ -36,7 +37,7 @@ type validator struct {
 	order    []string
 
 	findingsKept, findingsDropped int
-	totals                        counts
+	totals                        console.Counts
 	frames                        int64
 	errors                        []string
 	errorsDropped                 int
@@ -67,20 +68,6 @@ type connLog struct {
 	frames  int64
 	gap     int             // frames not checked, not reported yet
 	waiting []check.Finding // relay findings made before the session was known
-}
-
-// counts tallies findings by severity.
-type counts struct{ errors, warnings, infos int }
-
-func (c *counts) add(s check.Severity) {
-	switch s {
-	case check.Error:
-		c.errors++
-	case check.Warning:
-		c.warnings++
-	default:
-		c.infos++
-	}
 }
 
 func newValidator(p *Proxy) *validator {
@@ -358,7 +345,7 @@ func (v *validator) reportGap(cl *connLog, ev event) {
 // and prints it.
 func (v *validator) addFinding(s *sessionLog, f validate.Finding) {
 	s.count(f.Finding)
-	v.totals.add(f.Severity)
+	v.totals.Add(f.Severity)
 	if v.findingsKept < v.p.cfg.MaxFindings {
 		v.findingsKept++
 		s.findings = append(s.findings, reports.Finding{Finding: f.Finding, Session: f.Session})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/wire"
 )
 
 // Target is a server under test. URL is either one endpoint (ws://h/ws) or
@@ -31,21 +32,9 @@ func (t Target) urlFor(d string) string {
 
 // ParseTargetURL checks a target URL: ws, wss, http or https, with a host.
 func ParseTargetURL(raw string) (*url.URL, error) {
-	u, err := url.Parse(raw)
+	u, err := wire.ParseURL(raw)
 	if err != nil {
 		return nil, fmt.Errorf("target %q: %w", raw, err)
-	}
-	switch u.Scheme {
-	case "ws", "wss":
-	case "http":
-		u.Scheme = "ws"
-	case "https":
-		u.Scheme = "wss"
-	default:
-		return nil, fmt.Errorf("target %q: scheme must be ws:// or wss://", raw)
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("target %q: no host", raw)
 	}
 	return u, nil
 }

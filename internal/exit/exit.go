@@ -1,0 +1,75 @@
+// Package exit carries an exit code from deep in a command up to its main,
+// the only place that exits, and prints what the user needs on the way
+// out. Both commands share the codes of README and DESIGN.md.
+package exit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// The exit codes of every command.
+const (
+	OK      = 0
+	Fail    = 1 // conformance failure: an error finding
+	Usage   = 2 // bad flags or arguments
+	Harness = 3 // unreadable input, unreachable target, harness error
+)
+
+// Error is an error with the code main exits with.
+type Error struct {
+	Code int
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// UsageErr is a usage error (code 2).
+func UsageErr(format string, args ...any) error {
+	return &Error{Code: Usage, Err: fmt.Errorf(format, args...)}
+}
+
+// HarnessErr is a harness error (code 3).
+func HarnessErr(err error) error { return &Error{Code: Harness, Err: err} }
+
+// Failed is returned when the judged traffic had error findings; the
+// findings themselves were already printed.
+var Failed = &Error{Code: Fail}
+
+// Code prints err for prog on stderr and returns the code to exit with.
+// A usage error ends with the hint to run help: prog plus what helpTopic
+// (which may be nil) names.
+func Code(err error, stderr io.Writer, prog string, helpTopic func(error) string) int {
+	if err == nil {
+		return OK
+	}
+	var ee *Error
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", prog, ee.Err)
+		}
+		if ee.Code == Usage && ee.Err != nil {
+			topic := ""
+			if helpTopic != nil {
+				topic = helpTopic(ee.Err)
+			}
+			fmt.Fprintf(stderr, "Run '%s %s--help' for usage.\n", prog, topic)
+		}
+		return ee.Code
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "%s: interrupted\n", prog)
+		return Harness
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+	return Harness
+}

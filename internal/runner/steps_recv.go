@@ -23,14 +23,21 @@ func (w *World) duration(s string, def time.Duration) (time.Duration, error) {
 	return w.to.scaled(d), nil
 }
 
+// clientWithin is a step's client and how long it waits: the step's own
+// time, or def.
+func (w *World) clientWithin(name, within string, def time.Duration) (*client, time.Duration, error) {
+	c, err := w.client(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	d, err := w.duration(within, def)
+	return c, d, err
+}
+
 // expect waits for the first message of type typ that satisfies want (any
 // when nil), consuming everything before it.
 func (w *World) expect(ctx context.Context, name, typ, within string, want any) error {
-	c, err := w.client(name)
-	if err != nil {
-		return err
-	}
-	d, err := w.duration(within, w.to.Receive)
+	c, d, err := w.clientWithin(name, within, w.to.Receive)
 	if err != nil {
 		return err
 	}
@@ -136,11 +143,7 @@ func stepReceiveNothing(ctx context.Context, name, within string) error {
 }
 
 func (w *World) quiet(ctx context.Context, name, within string, bad func(message) bool, expected string) error {
-	c, err := w.client(name)
-	if err != nil {
-		return err
-	}
-	d, err := w.duration(within, w.to.Quiet)
+	c, d, err := w.clientWithin(name, within, w.to.Quiet)
 	if err != nil {
 		return err
 	}
@@ -217,11 +220,7 @@ func stepHasReceived(ctx context.Context, name, bound, count, typ, path, pred st
 
 func stepIsClosed(ctx context.Context, name, code, within string) error {
 	w := worldOf(ctx)
-	c, err := w.client(name)
-	if err != nil {
-		return err
-	}
-	d, err := w.duration(within, w.to.Receive)
+	c, d, err := w.clientWithin(name, within, w.to.Receive)
 	if err != nil {
 		return err
 	}
@@ -243,11 +242,7 @@ func stepIsClosed(ctx context.Context, name, code, within string) error {
 
 func stepStaysConnected(ctx context.Context, name, within string) error {
 	w := worldOf(ctx)
-	c, err := w.client(name)
-	if err != nil {
-		return err
-	}
-	d, err := w.duration(within, w.to.Quiet)
+	c, d, err := w.clientWithin(name, within, w.to.Quiet)
 	if err != nil {
 		return err
 	}

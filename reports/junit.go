@@ -309,10 +309,7 @@ func framesDetail(frames []Frame) string {
 func wireLog(frames []Frame) string {
 	var b strings.Builder
 	for _, f := range frames {
-		arrow := "→"
-		if f.Dir == "s2c" {
-			arrow = "←"
-		}
+		arrow := f.Dir.Arrow()
 		payload := f.Payload
 		if f.Op == "close" {
 			payload = fmt.Sprintf("close %d %s", f.CloseCode, payload)

@@ -29,11 +29,16 @@ const (
 // itself (its own, often deliberately invalid, input) do not; in a gate,
 // findings on the reference server's frames do not, since the client is
 // judged.
-func (r *Report) Judged(f Finding, inScenario bool) bool {
+func (r *Report) Judged(f Finding, inScenario bool) bool { return Judged(r.Kind, f, inScenario) }
+
+// Judged is (*Report).Judged for a report of kind being built: the one
+// place that says which side is on trial, used by the runner and the gate
+// for their verdicts and by the writers to show them.
+func Judged(kind string, f Finding, inScenario bool) bool {
 	switch {
 	case inScenario:
 		return f.Dir != wire.ClientToServer
-	case r.Kind == KindGate:
+	case kind == KindGate:
 		return f.Dir != wire.ServerToClient
 	}
 	return true

@@ -63,7 +63,7 @@ func printReason(p *console.Printer, s reports.Scenario) {
 		p.Printf("    %s\n", s.Reason)
 	}
 	for _, f := range s.Findings {
-		if f.Dir == "s2c" && f.Severity > 0 {
+		if reports.Judged(reports.KindRun, f, true) && f.Severity > 0 {
 			p.Finding(f.Finding, "")
 		}
 	}

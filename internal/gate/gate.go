@@ -17,7 +17,6 @@ import (
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
 	"github.com/wsconform/wsconform/internal/proxy"
-	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/reference"
 	"github.com/wsconform/wsconform/reference/server"
 	"github.com/wsconform/wsconform/reports"
@@ -161,7 +160,7 @@ func judge(r *reports.Report, cmdErr error, opts Options, upstream string) Resul
 	if r == nil {
 		r = reports.New(reports.KindProxy, opts.Tool, time.Now())
 	}
-	r.Kind = "gate"
+	r.Kind = reports.KindGate
 	r.Command = "wsconform gate --dialect " + opts.Dialect + " -- " + strings.Join(opts.Command, " ")
 	r.Targets = []reports.Target{{Name: "reference", URL: upstream, Reference: true}}
 	r.Dialects = []string{opts.Dialect}
@@ -171,7 +170,7 @@ func judge(r *reports.Report, cmdErr error, opts Options, upstream string) Resul
 		res.Connections += len(s.Conns)
 		var blamed []check.Finding
 		for _, f := range s.Findings {
-			if f.Dir == wire.ServerToClient {
+			if !r.Judged(f, false) {
 				continue
 			}
 			blamed = append(blamed, f.Finding)

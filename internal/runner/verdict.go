@@ -7,7 +7,6 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/wsconform/wsconform/internal/check"
-	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/reports"
 )
 
@@ -62,7 +61,7 @@ func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Findi
 func fromFindings(findings []reports.Finding) (reports.Verdict, string) {
 	v, reason := reports.Passed, ""
 	for _, f := range findings {
-		if f.Dir == wire.ClientToServer {
+		if !reports.Judged(reports.KindRun, f, true) {
 			continue
 		}
 		switch {

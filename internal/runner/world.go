@@ -67,12 +67,7 @@ func (w *World) record(conn, url string, dir wire.Direction, op wire.Opcode, pay
 	defer w.mu.Unlock()
 	w.index++
 	f := wire.Frame{Conn: conn, URL: url, Index: w.index, Dir: dir, Time: time.Now(), Op: op, Payload: payload, CloseCode: code}
-	// Our own close frame does not end the connection for the checker: the
-	// server may still send until its close frame, and those frames belong
-	// to this connection's state. The reader reports the real end.
-	if op != wire.OpClose || dir != wire.ClientToServer {
-		w.findings = append(w.findings, w.checker.Observe(f)...)
-	}
+	w.findings = append(w.findings, w.checker.Observe(f)...)
 	typ, seq := w.describe(f)
 	if len(w.wire) >= 2*MaxWireLog { // drop the oldest half at once: amortised O(1) per frame
 		w.wire = append(w.wire[:0], w.wire[MaxWireLog:]...)

@@ -73,7 +73,7 @@ func decode(d *dialect.Dialect, f wire.Frame, lim Limits) (*message, []Finding) 
 	m.Type = t
 	if why, removed := d.RemovedReason(f.Dir, t); removed {
 		fd := ruleTypeRemoved.fire(m, "%q is removed: %s", t, why)
-		fd.Pointer = "/" + field
+		fd.Pointer, fd.Quote = "/"+field, why
 		return m, append(out, fd)
 	}
 	if !d.Knows(f.Dir, t) {
@@ -83,9 +83,18 @@ func decode(d *dialect.Dialect, f wire.Frame, lim Limits) (*message, []Finding) 
 	return m, out
 }
 
+// unknownType reports a type the spec does not list: an error where the
+// spec's types close the set for this direction, an undocumented type (a
+// warning, once per type and session) where they do not.
 func unknownType(d *dialect.Dialect, m *message, field string) Finding {
 	dir := m.Frame.Dir
-	fd := ruleTypeUnknown.fire(m, "%s does not define %q %s", d.Spec, m.Type, dirPhrase(dir))
+	var fd Finding
+	if quote, closed := d.Closed[dir]; closed {
+		fd = ruleTypeUnknown.fire(m, "%s does not define %q %s", d.Spec, m.Type, dirPhrase(dir))
+		fd.Quote = quote
+	} else {
+		fd = ruleTypeUndocumented.fire(m, "%s does not document %q %s", d.Spec, m.Type, dirPhrase(dir))
+	}
 	fd.Pointer = "/" + field
 	fd.Expected = fmt.Sprintf("one of the %d %s types", len(d.Messages[dir]), dir)
 	fd.Actual = fmt.Sprintf("%q", m.Type)

@@ -53,7 +53,11 @@ func (s *Severity) UnmarshalText(b []byte) error {
 type Finding struct {
 	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
+	// Evidence is what the spec gives for the rule (stated, shown,
+	// interpretation); Quote the words the finding rests on.
+	Evidence Evidence `json:"evidence,omitempty"`
 	Spec     string   `json:"spec,omitempty"`
+	Quote    string   `json:"quote,omitempty"`
 	Message  string   `json:"message"`
 	Type     string   `json:"type,omitempty"`
 	Pointer  string   `json:"pointer,omitempty"`

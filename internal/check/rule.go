@@ -12,10 +12,18 @@ import (
 type Rule struct {
 	ID       string   `json:"id"`
 	Severity Severity `json:"severity"`
+	// Evidence is what the spec gives for the rule; it caps Severity.
+	Evidence Evidence `json:"evidence"`
 	// Dialect is empty for rules that apply to every dialect.
 	Dialect string `json:"dialect,omitempty"`
 	Spec    string `json:"spec"`
+	// Quote is the spec's words (or type) the rule rests on; every error
+	// rule has one.
+	Quote   string `json:"quote,omitempty"`
 	Summary string `json:"summary"`
+	// Once makes a session report the rule once per message type and
+	// member, not on every frame: one reading repeated is one finding.
+	Once bool `json:"once,omitempty"`
 }
 
 // at starts a finding of this rule on a frame.
@@ -23,7 +31,9 @@ func (r Rule) at(m *message) Finding {
 	return Finding{
 		Rule:     r.ID,
 		Severity: r.Severity,
+		Evidence: r.Evidence,
 		Spec:     r.Spec,
+		Quote:    r.Quote,
 		Type:     m.Type,
 		Conn:     m.Frame.Conn,
 		Dir:      m.Frame.Dir,
@@ -42,7 +52,8 @@ func (r Rule) fire(m *message, format string, args ...any) Finding {
 var registry = map[string]Rule{}
 
 // register adds rules to the catalogue at init time; a duplicate id is a
-// programming error caught by the first test run.
+// programming error caught by the first test run, and so is a rule that
+// breaks the evidence policy (TestEvidencePolicy).
 func register(rules ...Rule) []Rule {
 	for _, r := range rules {
 		if _, dup := registry[r.ID]; dup {
@@ -105,7 +116,8 @@ func ambiguityRules(name string) []Rule {
 			continue
 		}
 		seen[a.ID] = true
-		out = append(out, Rule{ID: a.ID, Severity: Warning, Dialect: name, Spec: a.Spec, Summary: a.Summary})
+		out = append(out, Rule{ID: a.ID, Severity: Warning, Evidence: Interpretation, Dialect: name,
+			Spec: a.Spec, Quote: a.Quote, Summary: a.Summary})
 	}
 	return out
 }

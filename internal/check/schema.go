@@ -18,9 +18,12 @@ const maxSchemaFindings = 8
 
 // checkSchema validates an already decoded message. The value is handed to
 // gojsonschema as is (decodedLoader), so a frame is parsed once, not three
-// times.
+// times. A null in a member the schema lets be absent is not a violation of
+// the type (schema.null-optional, a warning); every other error is judged
+// by the evidence the schema gives at its pointer.
 func checkSchema(s *dialect.Schema, m *message) []Finding {
-	res, err := s.For(m.Doc).Validate(decodedLoader{m.Doc})
+	sch := s.For(m.Doc)
+	res, err := sch.Validate(decodedLoader{m.Doc})
 	if err != nil {
 		fd := ruleSchema.fire(m, "schema %s could not run: %v", s.File, err)
 		return []Finding{fd}
@@ -30,17 +33,106 @@ func checkSchema(s *dialect.Schema, m *message) []Finding {
 		return nil
 	}
 	errs := withoutSummaries(res.Errors())
-	sort.SliceStable(errs, func(i, j int) bool { return rank(errs[i]) < rank(errs[j]) })
 	var out []Finding
+	if nulls := nullMembers(errs); len(nulls) > 0 {
+		var optional []string
+		errs, optional = withoutOptionalNulls(sch, m.Doc, errs, nulls)
+		for _, p := range optional {
+			fd := ruleNullOptional.fire(m, "%s: optional member %s is null", m.Type, p)
+			fd.Pointer, fd.Expected, fd.Actual = p, "absent, or a value of its type", "null"
+			out = append(out, fd)
+		}
+		if len(errs) == 0 {
+			m.SchemaOK = true
+			return out
+		}
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return rank(errs[i]) < rank(errs[j]) })
 	for _, e := range errs {
 		if len(out) == maxSchemaFindings {
 			fd := ruleSchema.fire(m, "%d more schema errors not shown", len(errs)-maxSchemaFindings)
+			fd.Severity, fd.Evidence = worstOf(out), worstEvidence(out)
 			out = append(out, fd)
 			break
 		}
 		out = append(out, schemaFinding(s, m, e))
 	}
 	return out
+}
+
+// worstOf and worstEvidence give the summary line of cut-off schema errors
+// the standing of the findings it follows, never more.
+func worstOf(fs []Finding) Severity {
+	w, _ := Worst(fs)
+	return w
+}
+
+func worstEvidence(fs []Finding) Evidence {
+	e := Interpretation
+	for _, f := range fs {
+		if f.Evidence == Stated {
+			return Stated
+		}
+		if f.Evidence == Shown {
+			e = Shown
+		}
+	}
+	return e
+}
+
+// nullMembers returns the pointers of object members whose null value the
+// schema refused by type.
+func nullMembers(errs []gojsonschema.ResultError) []string {
+	var out []string
+	for _, e := range errs {
+		if e.Type() == "invalid_type" && fmt.Sprint(e.Details()["given"]) == "null" {
+			if p := contextPointer(e.Context()); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// withoutOptionalNulls validates the message again with the null members
+// removed. A member whose removal the schema accepts is optional: its null
+// is reported as null-optional, not as a type error. The errors returned
+// are those of the second validation, with a refused null restored for
+// each member the schema requires.
+func withoutOptionalNulls(sch *gojsonschema.Schema, doc map[string]any, errs []gojsonschema.ResultError, nulls []string) ([]gojsonschema.ResultError, []string) {
+	pruned, removed := jsonx.WithoutMembers(doc, nulls)
+	if len(removed) == 0 {
+		return errs, nil
+	}
+	res, err := sch.Validate(decodedLoader{pruned})
+	if err != nil {
+		return errs, nil
+	}
+	required := map[string]bool{}
+	var again []gojsonschema.ResultError
+	for _, e := range withoutSummaries(res.Errors()) {
+		if e.Type() == "required" {
+			p := contextPointer(e.Context()) + "/" + jsonx.EscapePointer(fmt.Sprint(e.Details()["property"]))
+			if removed[p] {
+				required[p] = true
+				continue
+			}
+		}
+		again = append(again, e)
+	}
+	var optional []string
+	for _, e := range errs {
+		p := contextPointer(e.Context())
+		if e.Type() != "invalid_type" || !removed[p] {
+			continue
+		}
+		if required[p] {
+			again = append(again, e) // a required member is null: the original error stands
+		} else {
+			optional = append(optional, p)
+		}
+	}
+	return again, optional
 }
 
 // withoutSummaries drops gojsonschema's allOf and if/then summaries when
@@ -77,9 +169,22 @@ func rank(e gojsonschema.ResultError) int {
 }
 
 func schemaFinding(s *dialect.Schema, m *message, e gojsonschema.ResultError) Finding {
-	fd := ruleSchema.at(m)
+	ptr := contextPointer(e.Context())
+	full := ptr
+	if e.Type() == "required" || e.Type() == "additional_property_not_allowed" {
+		full += "/" + jsonx.EscapePointer(fmt.Sprint(e.Details()["property"]))
+	}
+	ev := s.EvidenceAt(full)
+	kind := Evidence(ev.Kind)
+	if !kind.Valid() {
+		kind = Stated
+	}
+	fd := schemaRule(kind).at(m)
 	fd.Spec = citation(s)
-	fd.Pointer = contextPointer(e.Context())
+	if ev.Quote != "" {
+		fd.Quote = ev.Quote
+	}
+	fd.Pointer = ptr
 	d := e.Details()
 	var text string
 	switch e.Type() {
@@ -111,6 +216,9 @@ func schemaFinding(s *dialect.Schema, m *message, e gojsonschema.ResultError) Fi
 		where = "/"
 	}
 	fd.Message = fmt.Sprintf("%s: %s at %s", m.Type, text, where)
+	if kind == Shown {
+		fd.Message += " (the spec only shows this shape in an example)"
+	}
 	return fd
 }
 

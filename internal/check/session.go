@@ -30,6 +30,9 @@ type Session struct {
 	lim   Limits
 	rules ruleSet
 	conns map[string]*connState
+	// once holds the findings of Once rules already reported, by rule,
+	// message type and generic pointer.
+	once map[string]bool
 }
 
 // connState is what the session knows of one connection's ends: which
@@ -59,6 +62,7 @@ func NewSession(d *dialect.Dialect, opts Options) *Session {
 		lim:   opts.Limits.orDefault(),
 		rules: newRuleSet(d.Dialect, opts),
 		conns: map[string]*connState{},
+		once:  map[string]bool{},
 	}
 }
 
@@ -90,6 +94,23 @@ func (s *Session) Observe(f wire.Frame) []Finding {
 	}
 	for i := range out {
 		out[i].Dir = f.Dir
+	}
+	return s.dedupe(out)
+}
+
+// dedupe drops the findings of Once rules this session already reported:
+// one optional member sent as null is one reading, not a fault per frame.
+func (s *Session) dedupe(fs []Finding) []Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		if r, ok := registry[f.Rule]; ok && r.Once {
+			key := f.Rule + "\x00" + string(f.Dir) + "\x00" + f.Type + "\x00" + dialect.GenericPointer(f.Pointer)
+			if s.once[key] {
+				continue
+			}
+			s.once[key] = true
+		}
+		out = append(out, f)
 	}
 	return out
 }

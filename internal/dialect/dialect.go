@@ -29,8 +29,10 @@ type Schema struct {
 	Dir         wire.Direction
 	File        string // path inside schemas.FS
 	Description string
-	Compiled    *gojsonschema.Schema
-	variants    *variants
+	// Evidence is the schema's x-evidence: what the spec gives for it.
+	Evidence SchemaEvidence
+	Compiled *gojsonschema.Schema
+	variants *variants
 }
 
 // Ambiguity is an AmbiguitySpec with its readings compiled.
@@ -139,7 +141,8 @@ func compileFile(hfs http.FileSystem, fsys fs.FS, file string) (*Schema, error) 
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
 	var head struct {
-		Description string `json:"description"`
+		Description string         `json:"description"`
+		Evidence    SchemaEvidence `json:"x-evidence"`
 	}
 	if err := json.Unmarshal(raw, &head); err != nil {
 		return nil, fmt.Errorf("parse schema %s: %w", file, err)
@@ -155,7 +158,7 @@ func compileFile(hfs http.FileSystem, fsys fs.FS, file string) (*Schema, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{File: file, Description: head.Description, Compiled: compiled, variants: vs}, nil
+	return &Schema{File: file, Description: head.Description, Evidence: head.Evidence, Compiled: compiled, variants: vs}, nil
 }
 
 // Schema returns the schema of a message type in a direction.

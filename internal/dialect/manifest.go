@@ -7,17 +7,22 @@ import (
 // Manifest is the parsed schemas/<dialect>/manifest.json; schemas/README.md
 // documents every key.
 type Manifest struct {
-	Dialect        string                               `json:"dialect"`
-	Title          string                               `json:"title"`
-	Spec           string                               `json:"spec"`
-	TypeField      string                               `json:"typeField"`
-	Paths          []string                             `json:"paths"`
-	Messages       map[wire.Direction][]string          `json:"messages"`
-	HTTP           []string                             `json:"http"`
-	Ordering       Ordering                             `json:"ordering"`
-	Replay         Replay                               `json:"replay"`
-	Removed        map[wire.Direction]map[string]string `json:"removed"`
-	AmbiguitySpecs []AmbiguitySpec                      `json:"ambiguities"`
+	Dialect   string                               `json:"dialect"`
+	Title     string                               `json:"title"`
+	Spec      string                               `json:"spec"`
+	TypeField string                               `json:"typeField"`
+	Paths     []string                             `json:"paths"`
+	Messages  map[wire.Direction][]string          `json:"messages"`
+	HTTP      []string                             `json:"http"`
+	Ordering  Ordering                             `json:"ordering"`
+	Replay    Replay                               `json:"replay"`
+	Removed   map[wire.Direction]map[string]string `json:"removed"`
+	// Closed quotes, per direction, the spec's words or type that close the
+	// set of message types (minicodex's ServerMessage union). Where a
+	// direction's set is closed an unlisted type is an error; elsewhere it
+	// is an undocumented type, a warning.
+	Closed         map[wire.Direction]string `json:"closed"`
+	AmbiguitySpecs []AmbiguitySpec           `json:"ambiguities"`
 }
 
 // Ordering names the field that orders a dialect's events.
@@ -43,7 +48,9 @@ type AmbiguitySpec struct {
 	Types     []string       `json:"types"`
 	Summary   string         `json:"summary"`
 	Spec      string         `json:"spec"`
-	Readings  []ReadingSpec  `json:"readings"`
+	// Quote is the contradicting passages, as the spec words them.
+	Quote    string        `json:"quote"`
+	Readings []ReadingSpec `json:"readings"`
 }
 
 // ReadingSpec is one way to read an ambiguous passage, as a schema.

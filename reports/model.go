@@ -126,6 +126,10 @@ type Report struct {
 	Command   string     `json:"command,omitempty"`
 	Scenarios []Scenario `json:"scenarios,omitempty"`
 	Sessions  []Session  `json:"sessions,omitempty"`
+	// RootCauses are the distinct problems the report's findings show,
+	// each listed once (Tally fills it); an error among them fails the
+	// report even when every scenario passed.
+	RootCauses []RootCause `json:"root_causes,omitempty"`
 	// Stale lists baseline entries that did not fail any more.
 	Stale []BaselineEntry `json:"stale_baseline,omitempty"`
 	// Errors are harness failures: any makes the report's verdict error.
@@ -182,6 +186,10 @@ type Step struct {
 type Finding struct {
 	check.Finding
 	Session string `json:"session,omitempty"`
+	// Background marks a scenario's finding on a frame none of its steps
+	// was about: it does not decide the scenario's verdict but joins the
+	// report's root causes.
+	Background bool `json:"background,omitempty"`
 }
 
 // Frame is one frame of a wire log. Payload is the text as is, or base64
@@ -262,6 +270,12 @@ func (r *Report) Tally() {
 	}
 	for _, s := range r.Sessions {
 		add(s.Verdict, false)
+	}
+	r.RootCauses = r.groupRootCauses()
+	for _, rc := range r.RootCauses {
+		if rc.Background { // no scenario's verdict carries it
+			r.Verdict = Worst(r.Verdict, rc.Verdict())
+		}
 	}
 	if len(r.Errors) > 0 {
 		r.Verdict = Error

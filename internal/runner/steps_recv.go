@@ -63,6 +63,7 @@ func (w *World) expect(ctx context.Context, name, typ, within string, want any) 
 		}
 		return w.missed(err, expected, c, from, near)
 	}
+	w.aboutFrame(m.index)
 	w.last, w.lastDesc = m.doc, typ
 	return nil
 }
@@ -156,6 +157,7 @@ func (w *World) quiet(ctx context.Context, name, within string, bad func(message
 	defer c.mu.Unlock()
 	for _, m := range c.msgs[c.cursor:] {
 		if bad(m) {
+			w.aboutFrame(m.index)
 			return failf(expected+" within "+d.String(), "received "+describeMsg(m)+" "+show(m.doc),
 				"client %q received an unexpected message", c.name)
 		}
@@ -198,6 +200,7 @@ func stepHasReceived(ctx context.Context, name, bound, count, typ, path, pred st
 				continue
 			}
 		}
+		w.aboutFrame(m.index)
 		got++
 	}
 	c.mu.Unlock()
@@ -341,6 +344,7 @@ func stepFirstReceived(ctx context.Context, name, typ string) error {
 	c.mu.Lock()
 	first := c.msgs[0]
 	c.mu.Unlock()
+	w.aboutFrame(first.index)
 	if first.typ != typ {
 		return failf(fmt.Sprintf("%q first", typ), describeMsg(first)+" "+show(first.doc),
 			"client %q received another message first", c.name)

@@ -299,11 +299,7 @@ func (w *World) finish(err error) reports.Scenario {
 		Dialect: c.Dialect, Target: w.sc.target.Name, Level: c.Level, Tags: c.Tags,
 		Requirement: c.Requirement, Steps: w.steps, Duration: time.Since(w.started)}
 	if w.checker != nil {
-		findings, frames := w.snapshot()
-		s.Frames = frames
-		for _, f := range findings {
-			s.Findings = append(s.Findings, reports.Finding{Finding: f})
-		}
+		s.Findings, s.Frames = w.snapshot()
 	}
 	s.Verdict, s.Reason = judge(c, w.steps, append(w.stepErrs, w.setupErr, err), s.Findings)
 	return s

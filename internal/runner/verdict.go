@@ -11,9 +11,12 @@ import (
 )
 
 // judge gives a scenario its verdict from its steps, the errors its steps
-// and hooks returned, and the check engine's findings. Only findings about
-// server frames count: the scenario's own frames are sometimes invalid on
-// purpose. A broken @should requirement is non-strict, not failed.
+// and hooks returned, and the check engine's findings on the frames its
+// steps were about (background findings join the run's root causes
+// instead). Only findings about server frames count: the scenario's own
+// frames are sometimes invalid on purpose. A @should scenario whose steps
+// fail is non-strict, but an error finding is a stated requirement broken
+// and fails it whatever the scenario's level.
 func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Finding) (reports.Verdict, string) {
 	for _, err := range errs {
 		if err != nil && isHarness(err) {
@@ -48,11 +51,11 @@ func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Findi
 			}
 		}
 	}
-	if v == reports.Passed {
-		v, reason = fromFindings(findings)
-	}
 	if v == reports.Failed && c.Level == "should" {
-		return reports.NonStrict, "SHOULD not met: " + reason
+		v, reason = reports.NonStrict, "SHOULD not met: "+reason
+	}
+	if fv, freason := fromFindings(findings); fv.Rank() > v.Rank() {
+		v, reason = fv, freason
 	}
 	return v, reason
 }
@@ -61,7 +64,7 @@ func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Findi
 func fromFindings(findings []reports.Finding) (reports.Verdict, string) {
 	v, reason := reports.Passed, ""
 	for _, f := range findings {
-		if !reports.Judged(reports.KindRun, f, true) {
+		if f.Background || !reports.Judged(reports.KindRun, f, true) {
 			continue
 		}
 		switch {

@@ -50,6 +50,9 @@ type World struct {
 	index    int64
 	wire     []reports.Frame
 	findings []check.Finding
+	// about holds the frames the scenario's steps were about (matched,
+	// counted, inspected): findings on other frames are background.
+	about map[int64]bool
 }
 
 type worldKey struct{}
@@ -74,6 +77,17 @@ func (w *World) record(conn, url string, dir wire.Direction, op wire.Opcode, pay
 	}
 	w.wire = append(w.wire, reports.NewFrame(f, typ, seq, 0))
 	return f
+}
+
+// aboutFrame marks a frame a step matched, counted or inspected: its
+// findings decide the scenario's verdict.
+func (w *World) aboutFrame(index int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.about == nil {
+		w.about = map[int64]bool{}
+	}
+	w.about[index] = true
 }
 
 // closed tells the checker a connection ended without a close frame.
@@ -115,10 +129,32 @@ func (w *World) seqOf(doc any) string {
 	return ""
 }
 
-// snapshot copies what the report needs once the scenario ended.
-func (w *World) snapshot() ([]check.Finding, []reports.Frame) {
+// snapshot copies what the report needs once the scenario ended. A
+// server finding on a frame no step was about is background: one
+// deviation in a message every scenario receives is a root cause of the
+// run, not the failure of each scenario.
+func (w *World) snapshot() ([]reports.Finding, []reports.Frame) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	wire := w.wire[max(0, len(w.wire)-MaxWireLog):]
-	return append([]check.Finding(nil), w.findings...), append([]reports.Frame(nil), wire...)
+	out := make([]reports.Finding, 0, len(w.findings))
+	for _, f := range w.findings {
+		out = append(out, reports.Finding{Finding: f, Background: !w.owns(f)})
+	}
+	return out, append([]reports.Frame(nil), wire...)
+}
+
+// owns says whether a finding is about what the scenario tested: a frame
+// its steps matched, or one the finding relates to (the original of an
+// altered replay). The scenario's own frames are never background.
+func (w *World) owns(f check.Finding) bool {
+	if f.Dir == wire.ClientToServer || w.about[f.Frame] {
+		return true
+	}
+	for _, r := range f.Related {
+		if w.about[r] {
+			return true
+		}
+	}
+	return false
 }

@@ -42,7 +42,7 @@
 //
 // # Sessions
 //
-// Reconnections of one logical session are judged together (sessionize.go):
+// Reconnections of one logical session are judged together (internal/sessionize):
 // minicodex by the session_id of welcome, mitto by connected.session_id,
 // myagent by the first server event with a session_id, every hostd
 // connection in one session, coworker one session per connection. A

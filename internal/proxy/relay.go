@@ -13,6 +13,7 @@ import (
 
 	"github.com/wsconform/wsconform/internal/fault"
 	"github.com/wsconform/wsconform/internal/recording"
+	"github.com/wsconform/wsconform/internal/sessionize"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
@@ -93,7 +94,7 @@ type conn struct {
 	slowOnce sync.Once
 
 	// Guarded by the tap's lock.
-	sc      sessConn
+	sc      sessionize.Conn
 	skipped int
 	frames  int64
 }

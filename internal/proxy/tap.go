@@ -10,6 +10,7 @@ import (
 	"github.com/wsconform/wsconform/internal/detect"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/recording"
+	"github.com/wsconform/wsconform/internal/sessionize"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
@@ -37,7 +38,7 @@ type tap struct {
 	dialectName string
 	detecting   bool
 	det         detection
-	sz          *sessionizer
+	sz          *sessionize.Sessionizer
 	typeField   atomic.Pointer[string]
 
 	events              []event
@@ -73,7 +74,7 @@ func newTap(cfg Config, started time.Time) (*tap, error) {
 	t := &tap{dialectName: cfg.Dialect, detecting: cfg.Dialect == "",
 		maxFrames: cfg.ValidationFrames, maxBytes: cfg.ValidationBytes, wake: make(chan struct{}, 1)}
 	if cfg.Dialect != "" {
-		t.sz = newSessionizer(cfg.Dialect)
+		t.sz = sessionize.New(cfg.Dialect)
 		t.setTypeField(cfg.Dialect)
 	}
 	if cfg.Record != nil {
@@ -97,13 +98,13 @@ func (t *tap) setTypeField(name string) {
 func (t *tap) open(c *conn) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	c.sc = sessConn{id: c.id}
+	c.sc = sessionize.Conn{ID: c.id}
 	var session string
 	if t.sz != nil {
-		session, _ = t.sz.atOpen(&c.sc, c.url)
+		session, _ = t.sz.AtOpen(&c.sc, c.url)
 	}
 	if session != "" {
-		t.sz.joined(&c.sc)
+		t.sz.Joined(&c.sc)
 		t.record(func(w *recording.Writer) error { return w.Open(c.id, session, "", c.url, c.opened) })
 	} else {
 		t.record(func(w *recording.Writer) error { return w.OpenPending(c.id, c.url, c.opened) })
@@ -135,14 +136,14 @@ func (t *tap) frame(c *conn, dir wire.Direction, op wire.Opcode, payload []byte,
 		}
 		decided = t.tryDetect(now, false)
 	}
-	session := c.sc.session
+	session := c.sc.Session
 	t.record(func(w *recording.Writer) error { return w.Frame(session, f) })
 	t.pushFrame(c, f)
 	switch {
 	case decided:
 		t.sessionizeBacklog()
-	case t.sz != nil && c.sc.session == "" && !c.sc.closed:
-		if s, ok := t.sz.frame(&c.sc, dir, op, payload); ok {
+	case t.sz != nil && c.sc.Session == "" && !c.sc.Closed:
+		if s, ok := t.sz.Frame(&c.sc, dir, op, payload); ok {
 			t.bound(c, s, now)
 		}
 	}
@@ -169,23 +170,23 @@ func (t *tap) closed(c *conn, e ending) {
 	now := time.Now()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.sz != nil && c.sc.session == "" {
-		t.bound(c, t.sz.giveUp(&c.sc), now)
+	if t.sz != nil && c.sc.Session == "" {
+		t.bound(c, t.sz.GiveUp(&c.sc), now)
 	}
 	if t.sz != nil {
-		t.sz.closed(&c.sc)
+		t.sz.Closed(&c.sc)
 	} else {
-		c.sc.closed = true
+		c.sc.Closed = true
 	}
-	session := c.sc.session
+	session := c.sc.Session
 	t.record(func(w *recording.Writer) error { return w.Close(c.id, session, e.code, e.reason, e.by, now) })
 	t.push(event{kind: evClose, c: c, end: e, count: c.frames, time: now})
 }
 
 // bound records a connection's session binding.
 func (t *tap) bound(c *conn, session string, now time.Time) {
-	parent := t.sz.parent(&c.sc)
-	t.sz.joined(&c.sc)
+	parent := t.sz.Parent(&c.sc)
+	t.sz.Joined(&c.sc)
 	t.record(func(w *recording.Writer) error { return w.Session(c.id, session, parent, now) })
 	t.push(event{kind: evBind, c: c, session: session, parent: parent, time: now})
 }
@@ -209,7 +210,7 @@ func (t *tap) tryDetect(now time.Time, atOpen bool) bool {
 	t.detecting = false
 	t.dialectName = r.Dialect
 	t.setTypeField(r.Dialect)
-	t.sz = newSessionizer(r.Dialect)
+	t.sz = sessionize.New(r.Dialect)
 	t.record(func(w *recording.Writer) error { return w.Dialect(r.Dialect, r.Reason, now) })
 	t.push(event{kind: evDialect, dialect: r.Dialect, reason: r.Reason, time: now})
 	return true
@@ -220,22 +221,22 @@ func (t *tap) tryDetect(now time.Time, atOpen bool) bool {
 func (t *tap) sessionizeBacklog() {
 	now := time.Now()
 	for _, c := range t.det.conns {
-		if c.sc.closed {
+		if c.sc.Closed {
 			// Judged as a session of its own (its close line came first):
 			// keep its name out of the sessionizer's hands.
-			t.sz.used[c.id] = true
+			t.sz.Reserve(c.id)
 			continue
 		}
-		if s, ok := t.sz.atOpen(&c.sc, c.url); ok {
+		if s, ok := t.sz.AtOpen(&c.sc, c.url); ok {
 			t.bound(c, s, now)
 		}
 	}
 	for _, f := range t.det.sample {
 		c := t.connOf(f.Conn)
-		if c == nil || c.sc.closed || c.sc.session != "" {
+		if c == nil || c.sc.Closed || c.sc.Session != "" {
 			continue
 		}
-		if s, ok := t.sz.frame(&c.sc, f.Dir, f.Op, f.Payload); ok {
+		if s, ok := t.sz.Frame(&c.sc, f.Dir, f.Op, f.Payload); ok {
 			t.bound(c, s, now)
 		}
 	}

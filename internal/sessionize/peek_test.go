@@ -1,4 +1,4 @@
-package proxy
+package sessionize
 
 import (
 	"bytes"
@@ -28,19 +28,19 @@ func TestPeek(t *testing.T) {
 		{[]string{"b", "x"}, "", false},
 	}
 	for _, tt := range tests {
-		got, ok := peek(doc, tt.path...)
+		got, ok := Peek(doc, tt.path...)
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("peek %v = %q %v, want %q %v", tt.path, got, ok, tt.want, tt.ok)
 		}
 	}
 	for _, bad := range []string{"", "{", `{"type"`, `{"type":`, `{"type":"x`, `[1]`, `{"a":{"b":1}`, `{"type" "x"}`, `{,}`} {
-		if v, ok := peek([]byte(bad), "type"); ok && bad != `{"type":"x` {
-			t.Errorf("peek(%q) = %q, want not found", bad, v)
+		if v, ok := Peek([]byte(bad), "type"); ok && bad != `{"type":"x` {
+			t.Errorf("Peek(%q) = %q, want not found", bad, v)
 		}
 	}
 }
 
-// FuzzPeek: peek never panics, and on a valid UTF-8 JSON object whose
+// FuzzPeek: Peek never panics, and on a valid UTF-8 JSON object whose
 // members are unique it agrees with encoding/json (which replaces invalid
 // UTF-8, where peek returns the bytes as they are).
 func FuzzPeek(f *testing.F) {
@@ -49,8 +49,8 @@ func FuzzPeek(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		got, ok := peek(doc, "type")
-		_, _ = peek(doc, "data", "seq")
+		got, ok := Peek(doc, "type")
+		_, _ = Peek(doc, "data", "seq")
 		var m map[string]json.RawMessage
 		if !utf8.Valid(doc) || json.Unmarshal(doc, &m) != nil || !uniqueMembers(doc) {
 			return

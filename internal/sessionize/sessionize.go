@@ -1,4 +1,4 @@
-package proxy
+package sessionize
 
 import (
 	"net/url"
@@ -40,8 +40,8 @@ type sessionRule struct {
 //     sent.
 //   - coworker: one session per connection; the spec has no resumption.
 //
-// A connection that has not named its session within maxHeldFrames frames
-// or maxHeldBytes, or that closes first, joins the session of its hint,
+// A connection that has not named its session within MaxHeldFrames frames
+// or MaxHeldBytes, or that closes first, joins the session of its hint,
 // else becomes a session of its own. A dialect without a rule here (a new
 // one) gets a session per connection.
 var sessionRules = map[string]sessionRule{
@@ -55,16 +55,19 @@ var sessionRules = map[string]sessionRule{
 // How long a connection may stay without a session before the sessionizer
 // stops waiting for the server to name it.
 const (
-	maxHeldFrames = 64
-	maxHeldBytes  = 1 << 20
+	MaxHeldFrames = 64
+	MaxHeldBytes  = 1 << 20
 	maxSessionKey = 80
 )
 
-// sessionizer turns what connections reveal into session names. It runs
-// under the tap's lock, at the place in the frame order where the binding
-// is recorded, so that the validator and a later `wsconform validate`
-// group frames identically.
-type sessionizer struct {
+// Sessionizer turns what connections reveal into session names. The proxy
+// runs it under its tap's lock, at the place in the frame order where the
+// binding is recorded; `wsconform validate` runs it over the connections of
+// a HAR file, which records no session. One copy of the rules, so a capture
+// is grouped the same whichever way it was taken.
+//
+// A Sessionizer is not safe for concurrent use.
+type Sessionizer struct {
 	rule sessionRule
 	// names maps logical keys to session names; used guards uniqueness
 	// between protocol keys and connections' own sessions.
@@ -75,27 +78,31 @@ type sessionizer struct {
 	last map[string]string
 }
 
-// sessConn is the sessionizer's view of one connection.
-type sessConn struct {
-	id      string
-	session string
+// Conn is the sessionizer's view of one connection. The caller sets ID;
+// Session is set once the connection is bound, Closed once Closed was
+// called.
+type Conn struct {
+	ID      string
+	Session string
+	Closed  bool
 	hint    string
 	held    int
 	bytes   int
-	closed  bool
 }
 
-func newSessionizer(dialectName string) *sessionizer {
+// New returns the sessionizer of a dialect (a session per connection for a
+// dialect without a rule).
+func New(dialectName string) *Sessionizer {
 	r, ok := sessionRules[dialectName]
 	if !ok {
 		r = sessionRule{perConn: true}
 	}
-	return &sessionizer{rule: r, names: map[string]string{}, used: map[string]bool{}, last: map[string]string{}}
+	return &Sessionizer{rule: r, names: map[string]string{}, used: map[string]bool{}, last: map[string]string{}}
 }
 
-// atOpen binds a connection whose session its URL alone decides, and
+// AtOpen binds a connection whose session its URL alone decides, and
 // notes a URL hint.
-func (s *sessionizer) atOpen(c *sessConn, rawURL string) (session string, ok bool) {
+func (s *Sessionizer) AtOpen(c *Conn, rawURL string) (session string, ok bool) {
 	switch {
 	case s.rule.shared != "":
 		return s.bind(c, "shared:"+s.rule.shared, s.rule.shared), true
@@ -112,9 +119,9 @@ func (s *sessionizer) atOpen(c *sessConn, rawURL string) (session string, ok boo
 	return "", false
 }
 
-// frame looks for the session in one frame of a pending connection.
-func (s *sessionizer) frame(c *sessConn, dir wire.Direction, op wire.Opcode, payload []byte) (session string, ok bool) {
-	if c.session != "" {
+// Frame looks for the session in one frame of a pending connection.
+func (s *Sessionizer) Frame(c *Conn, dir wire.Direction, op wire.Opcode, payload []byte) (session string, ok bool) {
+	if c.Session != "" {
 		return "", false
 	}
 	c.held++
@@ -125,7 +132,7 @@ func (s *sessionizer) frame(c *sessConn, dir wire.Direction, op wire.Opcode, pay
 			paths = s.rule.server
 		}
 		for _, p := range paths {
-			if v, found := peek(payload, p...); found && v != "" && v != "null" {
+			if v, found := Peek(payload, p...); found && v != "" && v != "null" {
 				if dir == wire.ServerToClient {
 					return s.bind(c, "key:"+v, v), true
 				}
@@ -136,15 +143,15 @@ func (s *sessionizer) frame(c *sessConn, dir wire.Direction, op wire.Opcode, pay
 			}
 		}
 	}
-	if c.held >= maxHeldFrames || c.bytes >= maxHeldBytes {
-		return s.giveUp(c), true
+	if c.held >= MaxHeldFrames || c.bytes >= MaxHeldBytes {
+		return s.GiveUp(c), true
 	}
 	return "", false
 }
 
-// giveUp binds a connection that never heard its session from the server:
+// GiveUp binds a connection that never heard its session from the server:
 // to the session of its hint, else to one of its own.
-func (s *sessionizer) giveUp(c *sessConn) string {
+func (s *Sessionizer) GiveUp(c *Conn) string {
 	if c.hint != "" {
 		return s.bind(c, "key:"+c.hint, c.hint)
 	}
@@ -153,23 +160,23 @@ func (s *sessionizer) giveUp(c *sessConn) string {
 
 // bind names the connection's session: the one already named for key, or
 // a new name made from want (the connection's id when want is empty).
-func (s *sessionizer) bind(c *sessConn, key, want string) string {
+func (s *Sessionizer) bind(c *Conn, key, want string) string {
 	if name, ok := s.names[key]; ok && key != "" {
-		c.session = name
+		c.Session = name
 		return name
 	}
 	if want == "" {
-		want = c.id
+		want = c.ID
 	}
 	name := s.unique(sanitizeKey(want))
 	if key != "" {
 		s.names[key] = name
 	}
-	c.session = name
+	c.Session = name
 	return name
 }
 
-func (s *sessionizer) unique(name string) string {
+func (s *Sessionizer) unique(name string) string {
 	if !s.used[name] {
 		s.used[name] = true
 		return name
@@ -183,25 +190,31 @@ func (s *sessionizer) unique(name string) string {
 	}
 }
 
-// parent is the connection a newly bound one follows: the one bound to
+// Parent is the connection a newly bound one follows: the one bound to
 // its session before it. It does not depend on whether the proxy has
 // noticed that connection's end yet (a reloaded tab's old socket and its
 // new one race), so it is the same in every run.
-func (s *sessionizer) parent(c *sessConn) string {
+func (s *Sessionizer) Parent(c *Conn) string {
 	if s.rule.shared != "" || s.rule.perConn {
 		return "" // not reconnections: hostd's host and apps, coworker
 	}
-	p := s.last[c.session]
-	if p == c.id {
+	p := s.last[c.Session]
+	if p == c.ID {
 		return ""
 	}
 	return p
 }
 
-// joined notes that c is now the latest connection of its session.
-func (s *sessionizer) joined(c *sessConn) { s.last[c.session] = c.id }
+// Joined notes that c is now the latest connection of its session.
+func (s *Sessionizer) Joined(c *Conn) { s.last[c.Session] = c.ID }
 
-func (s *sessionizer) closed(c *sessConn) { c.closed = true }
+// Closed notes that c ended.
+func (s *Sessionizer) Closed(c *Conn) { c.Closed = true }
+
+// Reserve keeps name out of the sessionizer's hands: a connection judged
+// as a session of its own before the sessionizer existed (the proxy's
+// connections closed while it detected the dialect) owns it.
+func (s *Sessionizer) Reserve(name string) { s.used[name] = true }
 
 // sanitizeKey keeps session names printable and short: they come from the
 // wire and end up in the console, the recording and the report.

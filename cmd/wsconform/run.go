@@ -257,6 +257,11 @@ func exitFor(rep *reports.Report) error {
 			errored = true
 		}
 	}
+	for _, rc := range rep.RootCauses {
+		if rc.Background && rc.Verdict() == reports.Failed {
+			failed = true // a stated requirement broken outside what any scenario tested
+		}
+	}
 	switch {
 	case failed:
 		return errFailed

@@ -158,3 +158,26 @@ func TestRunExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestRunRootCauses: a stated MUST broken on a frame the scenario's steps
+// were not about fails the run (exit 1) as a root cause listed once, even
+// inside a @should scenario; before, this printed PASS and exited 0.
+func TestRunRootCauses(t *testing.T) {
+	t.Parallel()
+	code, out, errs := wsconform(t, "run", "--dialect", "minicodex", "--color", "never",
+		"--mutate", "minicodex-replay-skips-event", "--tags", "@id:minicodex.resume.from-start")
+	if code != exitFail {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitFail, out, errs)
+	}
+	for _, want := range []string{"1 distinct problem in the server's frames", "minicodex.replay-gap", "×1",
+		"seen in:  1 scenario: minicodex.resume.from-start", "FAIL"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errs = wsconform(t, "run", "--dialect", "minicodex", "--color", "never",
+		"--tags", "@id:minicodex.resume.from-start")
+	if code != 0 || strings.Contains(out, "distinct problem") {
+		t.Errorf("the unmutated reference: exit %d, want 0 and no problem\n%s\n%s", code, out, errs)
+	}
+}

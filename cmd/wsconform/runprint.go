@@ -63,15 +63,71 @@ func printReason(p *console.Printer, s reports.Scenario) {
 		p.Printf("    %s\n", s.Reason)
 	}
 	for _, f := range s.Findings {
-		if reports.Judged(reports.KindRun, f, true) && f.Severity > 0 {
+		if !f.Background && reports.Judged(reports.KindRun, f, true) && f.Severity > 0 {
 			p.Finding(f.Finding, "")
 		}
 	}
 }
 
-// printSummary prints the counts per target, the failures with the command
-// that re-runs each, stale baseline entries, and the verdict.
+// printRootCauses lists the distinct problems of a report, each once with
+// its count and the scenarios (or sessions) it touched: a user sees "3
+// distinct problems", not "113 failed".
+func printRootCauses(p *console.Printer, rep *reports.Report) {
+	if len(rep.RootCauses) == 0 {
+		return
+	}
+	n := len(rep.RootCauses)
+	p.Bold("\n%d distinct %s in the server's frames\n", n, plural(n, "problem", "problems"))
+	const indent = "            "
+	for _, rc := range rep.RootCauses {
+		p.Printf("  ")
+		p.Severity(rc.Severity)
+		p.Bold(" %s", rc.Rule)
+		p.Dim("  ×%d", rc.Count)
+		if rc.Type != "" {
+			p.Dim("  %s%s", rc.Type, rc.Pointer)
+		}
+		p.Printf("\n%s%s\n", indent, rc.Message)
+		if rc.Expected != "" || rc.Actual != "" {
+			p.Dim("%sexpected: ", indent)
+			p.Printf("%s\n", rc.Expected)
+			p.Dim("%sactual:   ", indent)
+			p.Printf("%s\n", rc.Actual)
+		}
+		p.Evidence(rc.Evidence, rc.Quote, indent)
+		if rc.Spec != "" {
+			p.Dim("%sspec:     ", indent)
+			p.Printf("%s\n", rc.Spec)
+		}
+		where, what := rc.Scenarios, "scenario"
+		if len(where) == 0 {
+			where, what = rc.Sessions, "session"
+		}
+		p.Dim("%sseen in:  ", indent)
+		p.Printf("%d %s: %s\n", len(where), plural(len(where), what, what+"s"), firstFew(where, 3))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// firstFew joins up to n names and says how many more there are.
+func firstFew(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
+}
+
+// printSummary prints the distinct problems, the counts per target, the
+// failures with the command that re-runs each, stale baseline entries,
+// and the verdict.
 func printSummary(p *console.Printer, rep *reports.Report) {
+	printRootCauses(p, rep)
 	p.Printf("\n")
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -136,7 +192,8 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 	default:
 		p.Fail("ERROR")
 	}
-	p.Printf("  %d scenarios in %s\n", len(rep.Scenarios), rep.Finished.Sub(rep.Started).Round(10*time.Millisecond))
+	n := len(rep.Scenarios)
+	p.Printf("  %d %s in %s\n", n, plural(n, "scenario", "scenarios"), rep.Finished.Sub(rep.Started).Round(10*time.Millisecond))
 }
 
 // printCatalog is --list: every scenario with its id, level and tags.

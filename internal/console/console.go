@@ -94,6 +94,25 @@ func (p *Printer) Severity(s check.Severity) {
 	}
 }
 
+// Evidence prints what a finding rests on: its kind of evidence and the
+// spec's words, cut to one line.
+func (p *Printer) Evidence(e check.Evidence, quote, indent string) {
+	if e == "" {
+		return
+	}
+	p.Dim("%sevidence: ", indent)
+	p.Printf("%s", e)
+	if quote != "" {
+		const max = 160
+		q := strings.Join(strings.Fields(quote), " ")
+		if len([]rune(q)) > max {
+			q = string([]rune(q)[:max]) + "…"
+		}
+		p.Dim(" — %s", q)
+	}
+	p.Printf("\n")
+}
+
 // Finding prints one finding; where names its session when there are
 // several.
 func (p *Printer) Finding(f check.Finding, where string) {
@@ -107,6 +126,7 @@ func (p *Printer) Finding(f check.Finding, where string) {
 		p.Dim("%sat:       ", indent)
 		p.Printf("%s\n", f.Pointer)
 	}
+	p.Evidence(f.Evidence, f.Quote, indent)
 	if f.Expected != "" || f.Actual != "" {
 		p.Dim("%sexpected: ", indent)
 		p.Printf("%s\n", f.Expected)

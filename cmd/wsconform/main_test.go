@@ -157,13 +157,22 @@ func TestRulesCatalogue(t *testing.T) {
 		}
 	}
 	code, stdout, _ = wsconform(t, "rules", "--dialect", "coworker", "--json")
-	var rules []struct{ ID, Dialect, Spec, Summary string }
+	var rules []struct{ ID, Dialect, Spec, Summary, Severity, Evidence, Quote string }
 	if err := json.Unmarshal([]byte(stdout), &rules); err != nil || code != exitOK {
 		t.Fatalf("rules --json: %v (exit %d)", err, code)
 	}
 	for _, r := range rules {
 		if r.Dialect != "" && r.Dialect != "coworker" {
 			t.Errorf("--dialect coworker lists %s", r.ID)
+		}
+		if r.Evidence == "" || (r.Severity == "error" && (r.Evidence != "stated" || r.Quote == "")) {
+			t.Errorf("rules --json: %s (%s) has evidence %q and quote %q", r.ID, r.Severity, r.Evidence, r.Quote)
+		}
+	}
+	code, stdout, _ = wsconform(t, "rules", "--long")
+	for _, want := range []string{"stated", "interpretation", "rests on: RFC 6455 §5.5.1"} {
+		if code != exitOK || !strings.Contains(stdout, want) {
+			t.Errorf("rules --long lacks %q (exit %d)", want, code)
 		}
 	}
 	if code, _, _ := wsconform(t, "rules", "--dialect", "nope"); code != exitUsage {

@@ -14,11 +14,15 @@ import (
 
 func runRules(_ context.Context, args []string, stdout, _ io.Writer) error {
 	fs := newFlags("rules", "[--dialect NAME] [--json] [--long]",
-		"Prints the rule catalogue: every rule's id, severity (error = the spec's MUST,\n"+
-			"warning = SHOULD or a spec ambiguity, info) and the spec section it comes from.", stdout)
+		"Prints the rule catalogue: every rule's id, severity, evidence and the spec section it\n"+
+			"comes from. Evidence is what the spec gives for the rule, and caps its severity:\n"+
+			"  stated          the spec's words (MUST, never, every) or types require it: an error\n"+
+			"  shown           only an example or a diagram shows it: a warning at most\n"+
+			"  interpretation  the spec is silent and this is our reading: a warning at most\n"+
+			"--long adds each rule's requirement and the spec words it rests on.", stdout)
 	name := fs.String("dialect", "", "only the rules that apply to this dialect ("+fmt.Sprint(dialect.Names())+")")
 	asJSON := fs.Bool("json", false, "print the catalogue as JSON")
-	long := fs.Bool("long", false, "also print each rule's requirement text")
+	long := fs.Bool("long", false, "also print each rule's requirement and the spec words it rests on")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
@@ -65,9 +69,12 @@ func printGroup(p *console.Printer, w io.Writer, group string, rules []check.Rul
 	p.Bold("%s (%d rules)\n", title, len(mine))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range mine {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.ID, r.Severity, r.Spec)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Evidence, r.Spec)
 		if long {
-			fmt.Fprintf(tw, "  \t\t%s\n", r.Summary)
+			fmt.Fprintf(tw, "  \t\t\t%s\n", r.Summary)
+			if r.Quote != "" {
+				fmt.Fprintf(tw, "  \t\t\trests on: %s\n", r.Quote)
+			}
 		}
 	}
 	tw.Flush()

@@ -52,27 +52,39 @@ const (
 	Passed    Verdict = "passed"
 	NonStrict Verdict = "non-strict"
 	Skipped   Verdict = "skipped"
-	Failed    Verdict = "failed"
-	Error     Verdict = "error"
+	// Inconclusive: the target could not do what the scenario needs for
+	// reasons of its environment (no model key, a flow that needs a
+	// person); the reason quotes the server's own message.
+	Inconclusive Verdict = "inconclusive"
+	// Flaky: runs of the same scenario (--repeat) disagreed; the reason
+	// lists the outcomes.
+	Flaky  Verdict = "flaky"
+	Failed Verdict = "failed"
+	Error  Verdict = "error"
 )
 
 // Verdicts lists every verdict in display order.
-var Verdicts = []Verdict{Passed, NonStrict, Failed, Skipped, Error}
+var Verdicts = []Verdict{Passed, NonStrict, Failed, Flaky, Inconclusive, Skipped, Error}
 
 // Rank orders verdicts for "the worst of": an error outranks a failure
-// because a harness that failed says nothing about the target.
+// because a harness that failed says nothing about the target; flaky is
+// below failed (it passed at least once) and above non-strict.
 func (v Verdict) Rank() int {
 	switch v {
 	case Passed:
 		return 0
 	case Skipped:
 		return 1
-	case NonStrict:
+	case Inconclusive:
 		return 2
-	case Failed:
+	case NonStrict:
 		return 3
-	case Error:
+	case Flaky:
 		return 4
+	case Failed:
+		return 5
+	case Error:
+		return 6
 	}
 	return 0
 }
@@ -281,6 +293,6 @@ func (r *Report) Tally() {
 		r.Verdict = Error
 	}
 	if r.Verdict == Skipped {
-		r.Verdict = Passed
+		r.Verdict = Passed // not applicable is not a fault; the counts say what did not run
 	}
 }

@@ -18,9 +18,13 @@ import (
 )
 
 const runAbout = `Runs the Gherkin conformance features of a dialect against a server and
-prints a verdict per scenario: passed, non-strict (a SHOULD or a spec
-ambiguity), failed (a MUST broken), skipped (e.g. needs the scripted agent)
-or error (the network or the harness failed, never blamed on the server).
+prints a verdict per scenario: passed, non-strict (a SHOULD, or a shape the
+spec only shows), failed (a stated requirement broken), inconclusive (the
+target could not do what the scenario needs, e.g. no model key: its message
+is shown), flaky (--repeat runs disagreed), skipped (needs the scripted
+agent, or changes the target's stored state) or error (the network or the
+harness failed, never blamed on the server). Problems seen outside what a
+scenario tested are listed once each, as the run's distinct problems.
 
 Without --target it starts the embedded reference server on a free loopback
 port and tests that. A target is a WebSocket URL: the endpoint of a
@@ -28,7 +32,8 @@ one-endpoint dialect (ws://host:9000/ws) or a base URL (ws://host:9000) of a
 dialect with several (hostd). Several --target NAME=URL run side by side.
 
 Exit codes: 0 pass, 1 conformance failure, 2 usage error, 3 target
-unreachable or harness error.`
+unreachable or harness error. Inconclusive and skipped scenarios do not
+change the exit code; flaky ones exit 1.`
 
 // runFlags are the parsed flags of wsconform run.
 type runFlags struct {
@@ -38,6 +43,8 @@ type runFlags struct {
 	vars      []string
 	tags      string
 	scripted  bool
+	mutations bool
+	repeat    int
 	baseline  string
 	scale     float64
 	list      bool
@@ -58,7 +65,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringArrayVar(&f.headers, "header", nil, "header for every handshake and HTTP request, 'Key: Value' (repeatable)")
 	fs.StringArrayVar(&f.vars, "var", nil, "scenario variable NAME=VALUE, e.g. host_token=… for hostd (repeatable)")
 	fs.StringVar(&f.tags, "tags", "", "run scenarios matching a tag expression: '@must && ~@scripted', '@id:a,@id:b'")
-	fs.BoolVar(&f.scripted, "scripted", false, "run @scripted scenarios against a target: it understands the scripted agent's hints")
+	fs.BoolVar(&f.scripted, "scripted", false, "run @scripted scenarios against a target: it follows the test-mode hints (ci/testmode.md)")
+	fs.BoolVar(&f.mutations, "allow-mutations", false, "run @mutates-target scenarios against a target: they change its stored state (credentials, skills, backups)")
+	fs.IntVar(&f.repeat, "repeat", 1, "run every scenario `N` times; a scenario whose verdicts differ is flaky")
 	fs.StringVar(&f.baseline, "baseline", "", "JSON `FILE` of known failures [{\"id\",\"target\"?,\"reason\"}]: they do not fail the run")
 	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them)")
 	fs.BoolVar(&f.list, "list", false, "list the scenarios (id, level, tags) without connecting")
@@ -117,7 +126,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // options turns flags into runner options, refusing what makes no sense.
 func (f *runFlags) options() (runner.Options, error) {
-	opts := runner.Options{Tags: f.tags, Scripted: f.scripted, Insecure: f.insecure,
+	opts := runner.Options{Tags: f.tags, Scripted: f.scripted, AllowMutations: f.mutations, Repeat: f.repeat, Insecure: f.insecure,
 		Concurrency: f.conc, Headers: http.Header{}, Vars: map[string]string{}, Timeouts: runner.DefaultTimeouts}
 	switch f.colorMode {
 	case console.ColorAuto, console.ColorAlways, console.ColorNever:
@@ -130,6 +139,9 @@ func (f *runFlags) options() (runner.Options, error) {
 	opts.Timeouts.Scale = f.scale
 	if f.conc < 1 {
 		return opts, usageErr("run: --concurrency must be at least 1")
+	}
+	if f.repeat < 1 || f.repeat > 100 {
+		return opts, usageErr("run: --repeat must be between 1 and 100")
 	}
 	if !(len(f.dialects) == 1 && f.dialects[0] == "all") {
 		for _, d := range f.dialects {
@@ -251,7 +263,7 @@ func exitFor(rep *reports.Report) error {
 	failed, errored := false, false
 	for _, s := range rep.Scenarios {
 		switch {
-		case s.Verdict == reports.Failed && s.Baselined == "":
+		case (s.Verdict == reports.Failed || s.Verdict == reports.Flaky) && s.Baselined == "":
 			failed = true
 		case s.Verdict == reports.Error:
 			errored = true

@@ -22,6 +22,8 @@ func printVerdictWord(p *console.Printer, v reports.Verdict) {
 		p.Warn("~ %s", word)
 	case reports.Skipped:
 		p.Dim("- %s", word)
+	case reports.Inconclusive:
+		p.Warn("? %s", word)
 	default:
 		p.Fail("✗ %s", word)
 	}
@@ -131,7 +133,7 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 	p.Printf("\n")
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "target\tpassed\tnon-strict\tfailed\tskipped\terror\n")
+	fmt.Fprintf(tw, "target\tpassed\tnon-strict\tfailed\tflaky\tinconclusive\tskipped\terror\n")
 	for _, t := range rep.Targets {
 		c := map[reports.Verdict]int{}
 		for _, s := range rep.Scenarios {
@@ -139,7 +141,8 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 				c[s.Verdict]++
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", t.Name, c[reports.Passed], c[reports.NonStrict], c[reports.Failed], c[reports.Skipped], c[reports.Error])
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", t.Name, c[reports.Passed], c[reports.NonStrict], c[reports.Failed],
+			c[reports.Flaky], c[reports.Inconclusive], c[reports.Skipped], c[reports.Error])
 	}
 	tw.Flush()
 	p.Printf("%s", b.String())
@@ -174,6 +177,7 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 		p.Fail("\n%d could not run: ", errs[reason])
 		p.Printf("%s\n", reason)
 	}
+	printSkips(p, rep)
 	for _, e := range rep.Stale {
 		p.Warn("\nstale baseline entry: %s now passes", e.ID)
 		if e.Target != "" {
@@ -187,13 +191,48 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 		p.Pass("PASS")
 	case reports.NonStrict:
 		p.Warn("PASS (non-strict)")
-	case reports.Failed:
+	case reports.Inconclusive:
+		p.Warn("INCONCLUSIVE (nothing failed, but the target could not do everything the scenarios need)")
+	case reports.Failed, reports.Flaky:
 		p.Fail("FAIL")
 	default:
 		p.Fail("ERROR")
 	}
 	n := len(rep.Scenarios)
 	p.Printf("  %d %s in %s\n", n, plural(n, "scenario", "scenarios"), rep.Finished.Sub(rep.Started).Round(10*time.Millisecond))
+}
+
+// printSkips says why scenarios were skipped, once per reason with its
+// count and the flag that runs them, and loudly when most of the run did
+// not run at all: a newcomer's first run must not read as a full pass.
+func printSkips(p *console.Printer, rep *reports.Report) {
+	skips := map[string]int{}
+	var order []string
+	total := 0
+	for _, s := range rep.Scenarios {
+		if s.Verdict == reports.Skipped || s.Verdict == reports.Inconclusive {
+			key := string(s.Verdict) + ": " + s.Reason
+			if s.Verdict == reports.Skipped && skips[key] == 0 {
+				order = append(order, key)
+			}
+			if s.Verdict == reports.Skipped {
+				skips[key]++
+			}
+			total++
+		}
+	}
+	if total == 0 {
+		return
+	}
+	if 2*total > len(rep.Scenarios) {
+		p.Warn("\nMost scenarios did not test the target: %d of %d were skipped or inconclusive.\n", total, len(rep.Scenarios))
+	}
+	for _, key := range order {
+		p.Dim("\n%d %s", skips[key], key)
+	}
+	if len(order) > 0 {
+		p.Printf("\n")
+	}
 }
 
 // printCatalog is --list: every scenario with its id, level and tags.

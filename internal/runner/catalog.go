@@ -24,6 +24,13 @@ type Case struct {
 	Level       string // must or should
 	Tags        []string
 	Scripted    bool
+	// MutatesTarget: the scenario changes state outside its session
+	// (stored credentials, skills, workspace backups); it runs against a
+	// foreign target only with --allow-mutations.
+	MutatesTarget bool
+	// Serial: the scenario shares server state with others and runs
+	// alone, after the concurrent ones.
+	Serial      bool
 	Requirement string
 	pickle      *messages.Pickle
 }
@@ -41,6 +48,8 @@ const (
 	tagMust     = "@must"
 	tagShould   = "@should"
 	tagScripted = "@scripted"
+	tagMutates  = "@mutates-target"
+	tagSerial   = "@serial"
 )
 
 // LoadCatalog parses the features under paths of fsys, keeping the
@@ -116,6 +125,10 @@ func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Sce
 			c.Level = "should"
 		case t.Name == tagScripted:
 			c.Scripted = true
+		case t.Name == tagMutates:
+			c.MutatesTarget = true
+		case t.Name == tagSerial:
+			c.Serial = true
 		case dialect.Known(strings.TrimPrefix(t.Name, "@")):
 			c.Dialect = strings.TrimPrefix(t.Name, "@")
 		}

@@ -36,6 +36,13 @@ type Options struct {
 	// Scripted runs @scripted scenarios against targets that are not the
 	// reference server: the user says the target understands the hints.
 	Scripted bool
+	// AllowMutations runs @mutates-target scenarios against targets that
+	// are not the reference server: the user accepts that they change its
+	// stored state (credentials, skills, backups).
+	AllowMutations bool
+	// Repeat runs every scenario this many times; a scenario whose
+	// verdicts differ is flaky. 0 and 1 mean once.
+	Repeat int
 	Timeouts Timeouts
 	// Features replaces the embedded features (--features DIR).
 	Features fs.FS
@@ -78,12 +85,24 @@ func Run(ctx context.Context, opts Options) ([]reports.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
+	progress := opts.Progress
+	if opts.Repeat > 1 {
+		opts.Progress = nil // one line per scenario, once its runs are merged
+	}
 	r := &run{opts: opts, cat: cat}
 	for _, t := range opts.Targets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		r.target(ctx, t)
+	}
+	if opts.Repeat > 1 {
+		r.out = mergeRepeats(r.out)
+		for _, s := range r.out {
+			if progress != nil {
+				progress(s)
+			}
+		}
 	}
 	sortResults(r.out, opts.Targets)
 	return r.out, nil
@@ -131,27 +150,50 @@ func joinTags(a, b string) string {
 	return a + " && " + b
 }
 
-// target runs the catalog against one target.
+// Why scenarios are skipped against a foreign target, with the flag that
+// runs them.
+const (
+	SkipScripted = "needs the scripted agent of the reference server (pass --scripted if the target follows the test-mode hints of ci/testmode.md)"
+	SkipMutates  = "changes the target's stored state outside its session (pass --allow-mutations to run it against this target)"
+)
+
+// target runs the catalog against one target: the concurrent scenarios,
+// then the @serial ones one at a time.
 func (r *run) target(ctx context.Context, t Target) {
-	var runnable []*Case
+	var parallel, serial []*Case
 	for _, c := range r.cat.Cases {
 		switch {
 		case c.Scripted && !t.Reference && !r.opts.Scripted:
-			r.add(skipped(c, t, "needs the scripted agent of the reference server (pass --scripted if the target understands its hints)"))
+			r.add(skipped(c, t, SkipScripted))
+		case c.MutatesTarget && !t.Reference && !r.opts.AllowMutations:
+			r.add(skipped(c, t, SkipMutates))
+		case c.Serial:
+			serial = append(serial, c)
 		default:
-			runnable = append(runnable, c)
+			parallel = append(parallel, c)
 		}
 	}
-	if len(runnable) == 0 {
+	if len(parallel)+len(serial) == 0 {
 		return
 	}
-	if err := preflight(ctx, t, runnable, r.opts); err != nil {
-		for _, c := range runnable {
+	if err := preflight(ctx, t, append(parallel, serial...), r.opts); err != nil {
+		for _, c := range append(parallel, serial...) {
 			r.add(errored(c, t, err.Error()))
 		}
 		return
 	}
-	tags := joinTags(r.opts.Tags, idTags(runnable))
+	for i := 0; i < max(1, r.opts.Repeat); i++ {
+		r.suite(ctx, t, parallel, r.opts.Concurrency)
+		r.suite(ctx, t, serial, 1)
+	}
+}
+
+// suite runs cases against a target through godog, concurrency at a time.
+func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency int) {
+	if len(cases) == 0 || ctx.Err() != nil {
+		return
+	}
+	tags := joinTags(r.opts.Tags, idTags(cases))
 	suite := godog.TestSuite{
 		Name: "wsconform",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
@@ -163,7 +205,7 @@ func (r *run) target(ctx context.Context, t Target) {
 			Tags:           tags,
 			Format:         "progress",
 			Output:         io.Discard,
-			Concurrency:    r.opts.Concurrency,
+			Concurrency:    concurrency,
 			DefaultContext: ctx,
 			NoColors:       true,
 		},

@@ -1,0 +1,58 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wsconform/wsconform/reports"
+)
+
+// mergeRepeats folds the runs of each scenario on each target (--repeat)
+// into one result. When every run agrees the first run stands for them;
+// when verdicts differ the scenario is flaky, its reason lists each
+// outcome, and the worst run's steps and findings are kept so the report
+// shows what went wrong.
+func mergeRepeats(results []reports.Scenario) []reports.Scenario {
+	type key struct{ id, target string }
+	runs := map[key][]reports.Scenario{}
+	var order []key
+	for _, s := range results {
+		k := key{s.ID, s.Target}
+		if _, seen := runs[k]; !seen {
+			order = append(order, k)
+		}
+		runs[k] = append(runs[k], s)
+	}
+	out := make([]reports.Scenario, 0, len(order))
+	for _, k := range order {
+		out = append(out, merge(runs[k]))
+	}
+	return out
+}
+
+func merge(runs []reports.Scenario) reports.Scenario {
+	worst := runs[0]
+	same := true
+	for _, s := range runs[1:] {
+		if s.Verdict != runs[0].Verdict {
+			same = false
+		}
+		if s.Verdict.Rank() > worst.Verdict.Rank() {
+			worst = s
+		}
+	}
+	if same {
+		return runs[0]
+	}
+	var outcomes []string
+	for i, s := range runs {
+		o := fmt.Sprintf("run %d: %s", i+1, s.Verdict)
+		if s.Reason != "" {
+			o += " (" + s.Reason + ")"
+		}
+		outcomes = append(outcomes, o)
+	}
+	worst.Verdict = reports.Flaky
+	worst.Reason = fmt.Sprintf("verdicts differ across %d runs: %s", len(runs), strings.Join(outcomes, "; "))
+	return worst
+}

@@ -13,16 +13,39 @@ import (
 // plus its envelope. Longer lines are reported and skipped, not buffered.
 const MaxLineBytes = 24 << 20
 
-// Problem is a line that could not be read; it is reported and skipped.
+// Problem is a part of a recording that could not be read: a line of a
+// JSONL recording, a message (or a whole entry) of a HAR file, or the rest
+// of a torn HAR file. It is reported and skipped.
 type Problem struct {
-	Line int    `json:"line"`
-	Err  string `json:"error"`
+	Line    int    `json:"line,omitempty"`
+	Entry   int    `json:"entry,omitempty"`
+	Message int    `json:"message,omitempty"`
+	Err     string `json:"error"`
 }
 
-func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Err) }
+// Where names the place of the problem: "line 12", "HAR entry 3, message
+// 5", "HAR entry 3" or "the HAR file".
+func (p Problem) Where() string {
+	switch {
+	case p.Line > 0:
+		return fmt.Sprintf("line %d", p.Line)
+	case p.Message > 0:
+		return fmt.Sprintf("HAR entry %d, message %d", p.Entry, p.Message)
+	case p.Entry > 0:
+		return fmt.Sprintf("HAR entry %d", p.Entry)
+	}
+	return "the HAR file"
+}
+
+func (p Problem) String() string { return p.Where() + ": " + p.Err }
 
 // Reader streams the lines of a JSONL recording.
 type Reader struct {
+	// OnProblem, when set, is told of every malformed line as it is met,
+	// and Problems stays empty (a file of millions of bad lines is not
+	// held in memory).
+	OnProblem func(Problem)
+
 	br       *bufio.Reader
 	line     int
 	header   *Line
@@ -38,8 +61,17 @@ func NewReader(r io.Reader) *Reader {
 // when the recording has none).
 func (r *Reader) Header() *Line { return r.header }
 
-// Problems lists the malformed lines met so far.
+// Problems lists the malformed lines met so far (none when OnProblem is
+// set).
 func (r *Reader) Problems() []Problem { return r.problems }
+
+func (r *Reader) problem(p Problem) {
+	if r.OnProblem != nil {
+		r.OnProblem(p)
+		return
+	}
+	r.problems = append(r.problems, p)
+}
 
 // Next returns the next well-formed line, skipping (and recording as
 // problems) malformed ones. It returns io.EOF at the end, or the error of
@@ -55,12 +87,12 @@ func (r *Reader) Next() (Line, error) {
 		}
 		l, perr := parseLine(raw)
 		if perr != nil {
-			r.problems = append(r.problems, Problem{Line: r.line, Err: perr.Error()})
+			r.problem(Problem{Line: r.line, Err: perr.Error()})
 			continue
 		}
 		if l.Kind == KindHeader {
 			if r.header != nil {
-				r.problems = append(r.problems, Problem{Line: r.line, Err: "second header line ignored"})
+				r.problem(Problem{Line: r.line, Err: "a second header line"})
 				continue
 			}
 			r.header = &l
@@ -78,8 +110,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		chunk, err := r.br.ReadSlice('\n')
 		if len(buf)+len(chunk) > MaxLineBytes {
 			r.line++
-			r.problems = append(r.problems, Problem{Line: r.line,
-				Err: fmt.Sprintf("%v (%d bytes); skipped", errTooLong, MaxLineBytes)})
+			r.problem(Problem{Line: r.line, Err: fmt.Sprintf("%v (%d bytes)", errTooLong, MaxLineBytes)})
 			if derr := r.drain(err); derr != nil {
 				return nil, derr
 			}

@@ -139,10 +139,10 @@ func TestReadHAR(t *testing.T) {
 	if src != SourceHAR {
 		t.Fatalf("detected %s, want har", src)
 	}
-	if len(problems) != 2 || !strings.Contains(problems[0].Err, "entry 1, message 4") || !strings.Contains(problems[1].Err, "message 5") {
+	if len(problems) != 2 || problems[0].Where() != "HAR entry 1, message 4" || problems[1].Where() != "HAR entry 1, message 5" {
 		t.Errorf("problems = %v", problems)
 	}
-	if len(lines) != 4 || lines[0].Kind != KindOpen || lines[0].URL != "ws://127.0.0.1:7337/ws" {
+	if len(lines) != 5 || lines[0].Kind != KindOpen || lines[0].URL != "ws://127.0.0.1:7337/ws" || lines[4].Kind != KindClose {
 		t.Fatalf("lines = %+v", lines)
 	}
 	hello, err := lines[1].Frame()
@@ -158,11 +158,14 @@ func TestReadHAR(t *testing.T) {
 	}
 }
 
+// TestUnreadableHAR: a HAR cut short is a problem that says where it
+// breaks, not an error that loses what came before.
 func TestUnreadableHAR(t *testing.T) {
 	t.Parallel()
-	_, _, err := Scan(strings.NewReader(`{"log": {"entries": [`), func(Line) error { return nil })
-	if err == nil {
-		t.Fatal("a truncated HAR must be an error")
+	n := 0
+	_, problems, err := Scan(strings.NewReader(`{"log": {"entries": [`), func(Line) error { n++; return nil })
+	if err != nil || n != 0 || len(problems) != 1 || !strings.Contains(problems[0].String(), "the HAR file: the HAR file breaks at byte 21") {
+		t.Fatalf("lines %d, problems %v, err %v", n, problems, err)
 	}
 }
 

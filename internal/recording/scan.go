@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -18,35 +19,69 @@ const (
 
 // Scan reads a recording, JSONL or HAR (detected from its first bytes), and
 // calls fn for every well-formed line in order. It returns the kind of file,
-// the problems met (malformed lines skipped), and an error when the file
-// could not be read at all or fn failed.
+// the problems met (parts that could not be read, skipped), and an error
+// when the file could not be read at all or fn failed.
 func Scan(r io.Reader, fn func(Line) error) (Source, []Problem, error) {
+	var problems []Problem
+	src, err := ScanEach(r, fn, func(p Problem) { problems = append(problems, p) })
+	return src, problems, err
+}
+
+// ScanEach is Scan that hands on every problem as it is met, in its place
+// among the lines, instead of collecting them. Memory stays bounded by the
+// longest line (JSONL) or the connections open at one time (HAR), whatever
+// the size of the file: give it a file (an io.ReaderAt and io.Seeker) for a
+// HAR, which is read twice; any other reader's HAR is read into memory, up
+// to MaxHARBytes.
+func ScanEach(r io.Reader, line func(Line) error, problem func(Problem)) (Source, error) {
+	ra, base, size, seekable := readerAt(r)
 	br := bufio.NewReaderSize(r, 64<<10)
 	if isHAR(br) {
-		lines, problems, err := ReadHAR(br)
-		if err != nil {
-			return SourceHAR, problems, err
-		}
-		for _, l := range lines {
-			if err := fn(l); err != nil {
-				return SourceHAR, problems, err
+		if !seekable {
+			b, err := io.ReadAll(io.LimitReader(br, MaxHARBytes+1))
+			if err != nil {
+				return SourceHAR, fmt.Errorf("read HAR: %w", err)
 			}
+			if len(b) > MaxHARBytes {
+				return SourceHAR, fmt.Errorf("read HAR: longer than %d bytes; give it as a file", MaxHARBytes)
+			}
+			ra, base, size = bytes.NewReader(b), 0, int64(len(b))
 		}
-		return SourceHAR, problems, nil
+		return SourceHAR, scanHAR(ra, base, size, line, problem)
 	}
 	rr := NewReader(br)
+	rr.OnProblem = problem
 	for {
 		l, err := rr.Next()
 		if errors.Is(err, io.EOF) {
-			return SourceJSONL, rr.Problems(), nil
+			return SourceJSONL, nil
 		}
 		if err != nil {
-			return SourceJSONL, rr.Problems(), err
+			return SourceJSONL, err
 		}
-		if err := fn(l); err != nil {
-			return SourceJSONL, rr.Problems(), err
+		if err := line(l); err != nil {
+			return SourceJSONL, err
 		}
 	}
+}
+
+// readerAt returns r as an io.ReaderAt with its current offset and its
+// size, when it is one (a file) and can seek.
+func readerAt(r io.Reader) (io.ReaderAt, int64, int64, bool) {
+	ra, ok := r.(io.ReaderAt)
+	s, ok2 := r.(io.Seeker)
+	if !ok || !ok2 {
+		return nil, 0, 0, false
+	}
+	base, err := s.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, 0, 0, false
+	}
+	size, err := s.Seek(0, io.SeekEnd)
+	if _, err2 := s.Seek(base, io.SeekStart); err != nil || err2 != nil {
+		return nil, 0, 0, false
+	}
+	return ra, base, size, true
 }
 
 // isHAR peeks at the start of the file: a HAR is one JSON object whose

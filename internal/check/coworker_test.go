@@ -372,3 +372,165 @@ func TestCoworkerMemoryBounded(t *testing.T) {
 		t.Errorf("closed connection's state kept")
 	}
 }
+
+// TestCoworkerRuleEvidence pins each coworker rule's evidence and severity
+// (DESIGN.md, the evidence policy): only the spec's words make an error.
+func TestCoworkerRuleEvidence(t *testing.T) {
+	t.Parallel()
+	want := map[string]struct {
+		ev  Evidence
+		sev Severity
+	}{
+		"coworker.hello-first":       {Stated, Error},
+		"coworker.session-id":        {Stated, Error},
+		"coworker.chunk-index":       {Stated, Error},
+		"coworker.chunk-gap":         {Interpretation, Warning},
+		"coworker.chunk-capability":  {Stated, Error},
+		"coworker.request-id":        {Interpretation, Warning},
+		"coworker.request-duplicate": {Interpretation, Warning},
+		"coworker.request-cancelled": {Interpretation, Warning},
+		"coworker.busy":              {Stated, Warning},
+		"coworker.busy-error":        {Stated, Error},
+	}
+	n := 0
+	for _, r := range Rules("coworker") {
+		if r.Dialect != "coworker" {
+			continue
+		}
+		n++
+		w, ok := want[r.ID]
+		if !ok {
+			t.Errorf("rule %s: no expectation in this test", r.ID)
+			continue
+		}
+		if r.Evidence != w.ev || r.Severity != w.sev {
+			t.Errorf("rule %s: evidence/severity %s/%s, want %s/%s", r.ID, r.Evidence, r.Severity, w.ev, w.sev)
+		}
+		if strings.TrimSpace(r.Quote) == "" || !strings.HasPrefix(r.Quote, "§") {
+			t.Errorf("rule %s: quote %q does not cite a section of the spec", r.ID, r.Quote)
+		}
+		if err := checkPolicy(r); err != nil {
+			t.Error(err)
+		}
+	}
+	if n != len(want) {
+		t.Errorf("%d coworker rules, want %d", n, len(want))
+	}
+}
+
+// TestCoworkerSchemaEvidence: a schema finding lands as hard as the spec's
+// words at its pointer, and the nulls real servers send for members the
+// spec gives "where available" (or that have no value) are no finding.
+func TestCoworkerSchemaEvidence(t *testing.T) {
+	t.Parallel()
+	status := func(account string) string {
+		return cwMsg("provider_status", cwSID, `"providers":[{"provider":"openai","authorized":false,"verified":false,`+
+			`"mode":"missing","account":`+account+`,"message":"No API key configured.","checkedAt":"2026-02-09T21:37:00.000Z"}]`)
+	}
+	slo := cwMsg("harness_slo_result", cwSID, `"result":{"reportOnly":true,"strictMode":false,"passed":false,"fromMs":1,"toMs":2,`+
+		`"checks":[{"id":"e","type":"custom","queryType":"promql","query":"up","op":"<=","threshold":0,"windowSec":300,`+
+		`"actual":null,"pass":false,"reason":"Failed to run observability query"}]}`)
+	runRuleCases(t, "coworker", []ruleCase{
+		// quiet: what real servers send
+		{name: "provider_status account null", steps: then(cwStart("c1"), s2c("c1", status("null")), s2c("c1", status("null")))},
+		{name: "harness_slo_result actual null", steps: then(cwStart("c1"), s2c("c1", slo))},
+		{name: "observability_status without a configuration", steps: then(cwStart("c1"),
+			s2c("c1", cwMsg("observability_status", cwSID, `"enabled":false`)))},
+		{name: "failed observability query", steps: then(cwStart("c1"), s2c("c1", cwMsg("observability_query_result", cwSID,
+			`"result":{"queryType":"promql","query":"up","fromMs":1,"toMs":2,"status":"error","data":null,"error":"ECONNREFUSED"}`)))},
+		{name: "part members are not typed by the table", steps: then(cwBusyTurn("c1"), s2c("c1", cwMsg("model_stream_chunk", cwSID,
+			`"turnId":"t1","index":0,"provider":"openai","model":"m","partType":"tool_result","part":{"toolCallId":"c","toolName":"bash","output":null}`)))},
+		{name: "TypeScript numbers need not be integers", steps: then(cwStart("c1"), c2s("c1", cwMsg("harness_slo_evaluate", cwSID,
+			`"checks":[{"id":"e","type":"latency","queryType":"promql","query":"up","op":"<","threshold":0.8,"windowSec":90.5}]`)))},
+
+		// stated: an error
+		{name: "error code outside the spec's list", want: []string{"schema.violation"},
+			steps: then(cwStart("c1"), s2c("c1", cwErr(cwSID, "agent_failure")))},
+		{name: "todo status outside the TodoItem union", want: []string{"schema.violation"}, steps: then(cwStart("c1"),
+			s2c("c1", cwMsg("todos", cwSID, `"todos":[{"content":"x","status":"done","activeForm":"x-ing"}]`)))},
+		{name: "model_stream_chunk part without a required member", want: []string{"schema.violation"}, steps: then(cwBusyTurn("c1"),
+			s2c("c1", cwMsg("model_stream_chunk", cwSID, `"turnId":"t1","index":0,"provider":"openai","model":"m","partType":"text_delta","part":{"id":"x"}`)))},
+		// shown: a warning
+		{name: "session_busy busy not a boolean", want: []string{"schema.shown"}, steps: then(cwStart("c1"),
+			s2c("c1", cwMsg("session_busy", cwSID, `"busy":"yes"`)))},
+		{name: "provider_status without verified", want: []string{"schema.shown"}, steps: then(cwStart("c1"),
+			s2c("c1", cwMsg("provider_status", cwSID, `"providers":[{"provider":"openai","authorized":true}]`)))},
+		{name: "harness_context without updatedAt", want: []string{"schema.shown"}, steps: then(cwStart("c1"), s2c("c1", cwMsg("harness_context", cwSID,
+			`"context":{"runId":"r","objective":"o","acceptanceCriteria":[],"constraints":[]}`)))},
+		// interpretation: a warning
+		{name: "client_hello with a non-string sessionId", want: []string{"schema.interpretation"},
+			steps: then(cwStart("c1"), c2s("c1", `{"type":"client_hello","client":"ui","sessionId":7}`))},
+		// a TypeScript optional member sent as null: a warning, once
+		{name: "clientMessageId null", want: []string{"schema.null-optional"}, steps: then(cwStart("c1"),
+			c2s("c1", cwMsg("user_message", cwSID, `"text":"a","clientMessageId":null`)))},
+	})
+}
+
+// TestCoworkerAccountNull is the field trial's false alarm: agent-coworker
+// sends providers[].account: null when it knows no identity (the spec gives
+// it "where available"). Two such frames of one session make no error and
+// at most one warning.
+func TestCoworkerAccountNull(t *testing.T) {
+	t.Parallel()
+	msg := cwMsg("provider_status", cwSID, `"providers":[{"provider":"codex-cli","authorized":true,"verified":false,`+
+		`"mode":"oauth","account":null,"message":"verification failed","checkedAt":"2026-02-09T21:37:00.000Z"}]`)
+	fs := feed(t, "coworker", then(cwStart("c1"), s2c("c1", msg), c2s("c1", cwMsg("refresh_provider_status", cwSID, "")), s2c("c1", msg)))
+	warnings := 0
+	for _, f := range fs {
+		switch {
+		case f.Severity >= Error:
+			t.Errorf("error finding: %s at %q", f, f.Pointer)
+		case f.Severity == Warning:
+			warnings++
+		}
+	}
+	if warnings > 1 {
+		t.Errorf("%d warnings over two frames, want at most one: %v", warnings, fs)
+	}
+}
+
+// TestCoworkerNullOptionalOnce: a TypeScript optional member sent as null
+// on every frame is one warning per session, not one per frame.
+func TestCoworkerNullOptionalOnce(t *testing.T) {
+	t.Parallel()
+	echo := cwMsg("user_message", cwSID, `"text":"a","clientMessageId":null`)
+	fs := feed(t, "coworker", then(cwStart("c1"), s2c("c1", echo), s2c("c1", cwBusyMsg(cwSID, false)), s2c("c1", echo)))
+	n := 0
+	for _, f := range fs {
+		if f.Severity >= Error {
+			t.Errorf("error finding: %s", f)
+		}
+		if f.Rule == "schema.null-optional" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("schema.null-optional fired %d times, want once", n)
+	}
+}
+
+// TestCoworkerSchemaQuotes: a finding carries the words of the spec at its
+// pointer, so a reader sees what it rests on.
+func TestCoworkerSchemaQuotes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, rule, pointer, quote string
+		steps                      []step
+	}{
+		{"error code", "schema.violation", "/code", "`code` values:", then(cwStart("c1"), s2c("c1", cwErr(cwSID, "agent_failure")))},
+		{"approval reasonCode", "schema.violation", "/reasonCode", "`reasonCode` values:", then(cwBusyTurn("c1"),
+			s2c("c1", cwMsg("approval", cwSID, `"requestId":"r1","command":"ls","dangerous":false,"reasonCode":"looks_fine"`)))},
+		{"session_busy", "schema.shown", "/busy", "(example only)", then(cwStart("c1"), s2c("c1", cwMsg("session_busy", cwSID, `"busy":1`)))},
+		{"server_hello protocolVersion", "schema.violation", "/protocolVersion", `protocolVersion === "3.0"`, []step{
+			s2c("c1", strings.Replace(cwHello(cwSID), `"3.0"`, `"2.0"`, 1))}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := findOne(t, feed(t, "coworker", tc.steps), tc.rule)
+			if f.Pointer != tc.pointer || !strings.Contains(f.Quote, tc.quote) {
+				t.Errorf("pointer %q quote %q, want %q and a quote with %q", f.Pointer, f.Quote, tc.pointer, tc.quote)
+			}
+		})
+	}
+}

@@ -460,9 +460,14 @@ func TestCoworkerSchemaEvidence(t *testing.T) {
 		// interpretation: a warning
 		{name: "client_hello with a non-string sessionId", want: []string{"schema.interpretation"},
 			steps: then(cwStart("c1"), c2s("c1", `{"type":"client_hello","client":"ui","sessionId":7}`))},
-		// a TypeScript optional member sent as null: a warning, once
-		{name: "clientMessageId null", want: []string{"schema.null-optional"}, steps: then(cwStart("c1"),
+		// an optional member the spec's prose calls optional may be null
+		{name: "client's clientMessageId null (\"// optional\")", steps: then(cwStart("c1"),
 			c2s("c1", cwMsg("user_message", cwSID, `"text":"a","clientMessageId":null`)))},
+		{name: "skill interface null (\"Optional UI metadata\")", steps: then(cwStart("c1"), s2c("c1", cwMsg("skills_list", cwSID,
+			`"skills":[{"name":"pdf","path":"/p","source":"project","enabled":true,"triggers":[],"description":"d","interface":null}]`)))},
+		// any other member the schema lets be absent, sent as null: a warning, once
+		{name: "echo's clientMessageId null", want: []string{"schema.null-optional"}, steps: then(cwStart("c1"),
+			s2c("c1", cwMsg("user_message", cwSID, `"text":"a","clientMessageId":null`)))},
 	})
 }
 

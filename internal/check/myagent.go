@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -12,51 +13,81 @@ import (
 
 // myagent rules: seq order and acks, replay after user.reconnect_with_state,
 // step_id pairing and the plan → solve → aggregate pipeline.
+//
+// Scope of seq. The spec numbers events ("Events are numbered for reliable
+// delivery with client acknowledgment") but never says whether the numbers
+// count per session or per connection; real servers differ (JasonDZS/myagent
+// numbers per connection and renumbers a replay). So one connection's own
+// stream is the only scope the stated rules judge; a comparison of two
+// connections' numbers is made only for the replay a user.reconnect_with_state
+// asks for, and is an interpretation (warnings). A plain new connection is
+// never compared with another, nor is a connection whose numbering shows it
+// counts on its own (a seq the session used on another connection for another
+// event, before any replay was asked for).
 var (
-	maSeqOrder = Rule{ID: "myagent.seq-order", Severity: Error, Dialect: "myagent",
-		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack): events are numbered for reliable delivery",
-		Summary: "The seq of server→client events on a connection strictly increases; only a retry of an event already delivered on that connection, or a replay after user.reconnect_with_state, may repeat a lower seq."}
-	maAckUnsent = Rule{ID: "myagent.ack-unsent", Severity: Error, Dialect: "myagent",
-		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack): the client acknowledges receipt of event seq",
-		Summary: "user.ack acknowledges a seq the server has delivered to the session (not greater than every seq sent so far)."}
-	maReconnectUnseen = Rule{ID: "myagent.reconnect-unseen", Severity: Error, Dialect: "myagent",
+	maSeqOrder = Rule{ID: "myagent.seq-order", Severity: Error, Evidence: Stated, Dialect: "myagent",
+		Spec: "myagent-events.md §Core Protocol Structure / EventProtocol Base Model (seq); §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
+		Quote: `seq?: number // Sequence number for reliable delivery; "Events are numbered for reliable delivery with client acknowledgment"; ` +
+			`"Unacknowledged events are retried"; "On reconnect, client can request replay from last_seq"`,
+		Summary: "The seq of server→client events on a connection increases: the spec calls it a sequence number. Only one connection's own stream is ordered (the spec does not say whether seq counts per session or per connection, and both readings agree there); a retry of an event already delivered on that connection may repeat its seq, and user.reconnect_with_state starts the order afresh (a replay follows)."}
+	maRetryMismatch = Rule{ID: "myagent.retry-mismatch", Severity: Error, Evidence: Stated, Dialect: "myagent",
+		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack); Buffer Management: unacknowledged events are retried",
+		Quote:   `"Events are numbered for reliable delivery with client acknowledgment"; "Unacknowledged events are retried"`,
+		Summary: "An event delivered again on the same connection with a seq it already carried there (a retry) equals the original, except connection_id: another event under a seq the connection already used breaks the numbering."}
+	maAckUnsent = Rule{ID: "myagent.ack-unsent", Severity: Error, Evidence: Stated, Dialect: "myagent",
+		Spec: "myagent-events.md §All Event Types / User Events (user.ack); §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
+		Quote: "| `user.ack` | Client → Server | Acknowledge received event |; " +
+			`// Client acknowledges receipt { event: "user.ack", seq: 1 // Acknowledging event seq=1 }`,
+		Summary: "user.ack acknowledges a received event: its seq is not greater than every seq the server delivered in the session (on any of its connections, so that numbering per session or per connection is judged alike)."}
+	maReconnectUnseen = Rule{ID: "myagent.reconnect-unseen", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
 		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: on reconnect, client can request replay from last_seq",
-		Summary: "user.reconnect_with_state names a last_seq the session delivered: a last_seq beyond every seq sent makes the server skip events the client never saw (judged once the session has sent an event)."}
-	maAckRegress = Rule{ID: "myagent.ack-regress", Severity: Warning, Dialect: "myagent",
+		Quote:   `"On reconnect, client can request replay from last_seq" (the spec does not define last_seq; we read it as the last seq the client received)`,
+		Summary: "user.reconnect_with_state names a last_seq the session delivered (on any connection): a last_seq beyond every seq sent makes the server skip events the client never saw (judged once the session has sent an event). A warning: last_seq is named, not defined."}
+	maAckRegress = Rule{ID: "myagent.ack-regress", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
 		Spec:    "interpretation: myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
+		Quote:   `"Client acknowledges receipt" (the spec does not say whether acks are cumulative or in order)`,
 		Summary: "user.ack on a connection does not acknowledge a seq lower than an earlier ack on that connection (until the client rewinds with user.reconnect_with_state)."}
-	maReplayMismatch = Rule{ID: "myagent.replay-mismatch", Severity: Error, Dialect: "myagent",
+	maReplayMismatch = Rule{ID: "myagent.replay-mismatch", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
 		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management; §Event Flow Architecture / 3. Reconnection & State Recovery",
-		Summary: "An event delivered again with a seq seen before (retry, replay after reconnect, an item of a system.notice event list, a copy to another connection) equals the original, except connection_id."}
-	maReplayGap = Rule{ID: "myagent.replay-gap", Severity: Error, Dialect: "myagent",
+		Quote:   `"// Server sends buffered events from last_seq" (the spec does not say that a replayed event keeps its seq, nor that seq counts per session)`,
+		Summary: "After user.reconnect_with_state, an event the connection receives under a seq the session delivered before on another connection (top level or an item of a system.notice event list) equals the original, except connection_id. Comparing two connections' numbers rests on reading seq as per session: a warning."}
+	maReplayGap = Rule{ID: "myagent.replay-gap", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
 		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: on reconnect, client can request replay from last_seq; §Event Flow Architecture / 3. Reconnection & State Recovery",
-		Summary: "Once the replay after user.reconnect_with_state has begun, it delivers every session event after the cursor without skipping one (top level or in a system.notice event list)."}
-	maReplayTruncated = Rule{ID: "myagent.replay-truncated", Severity: Warning, Dialect: "myagent",
+		Quote:   `"On reconnect, client can request replay from last_seq"; "// Server sends buffered events from last_seq" (a flow diagram; seq read as per session)`,
+		Summary: "Once the replay after user.reconnect_with_state has begun, it delivers every session event after the cursor without skipping one (top level or in a system.notice event list). A warning: it compares the seqs of two connections."}
+	maReplayTruncated = Rule{ID: "myagent.replay-truncated", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
 		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: server maintains event buffer (last N events)",
+		Quote:   `"Server maintains event buffer (last N events)"; "On reconnect, client can request replay from last_seq"`,
 		Summary: "The replay after user.reconnect_with_state starts with the first event after last_seq; starting later is legitimate only when the server's buffer of the last N events no longer holds the skipped ones."}
-	maReplayDuplicate = Rule{ID: "myagent.replay-duplicate", Severity: Error, Dialect: "myagent",
+	maReplayDuplicate = Rule{ID: "myagent.replay-duplicate", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
 		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: replay from last_seq; ACK tracking prevents duplicate deliveries",
-		Summary: "After user.reconnect_with_state{last_seq: N}, no event with seq < N is delivered again on that connection (seq N itself is tolerated: \"from last_seq\" may be read inclusively)."}
-	maRedeliveryAfterAck = Rule{ID: "myagent.redelivery-after-ack", Severity: Warning, Dialect: "myagent",
+		Quote:   `"On reconnect, client can request replay from last_seq"; "ACK tracking prevents duplicate deliveries" (last_seq compared with the new connection's seqs: seq read as per session)`,
+		Summary: "After user.reconnect_with_state{last_seq: N}, no event with seq < N is delivered again on that connection (seq N itself is tolerated: \"from last_seq\" may be read inclusively). A warning: a server that numbers per connection renumbers its replay."}
+	maRedeliveryAfterAck = Rule{ID: "myagent.redelivery-after-ack", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
 		Spec:    "interpretation: myagent-events.md §Reliable Delivery Mechanism / Buffer Management: ACK tracking prevents duplicate deliveries; unacknowledged events are retried",
+		Quote:   `"ACK tracking prevents duplicate deliveries"; "Unacknowledged events are retried"`,
 		Summary: "An event with a seq at or below the highest seq the client acknowledged on a connection is not delivered again on that connection (a warning: the ack may still be in flight when the server retries, and whether an ack covers lower seqs is not specified)."}
-	maResponseStep = Rule{ID: "myagent.response-step", Severity: Error, Dialect: "myagent",
+	maResponseStep = Rule{ID: "myagent.response-step", Severity: Error, Evidence: Stated, Dialect: "myagent",
 		Spec:    "myagent-events.md §Request/Response Pairing (step_id): step_id must match for request/response correlation",
+		Quote:   `**Key**: step_id must match for request/response correlation.`,
 		Summary: "user.response carries the step_id of an agent.user_confirm the server sent in the session."}
-	maResponseRepeat = Rule{ID: "myagent.response-repeat", Severity: Warning, Dialect: "myagent",
+	maResponseRepeat = Rule{ID: "myagent.response-repeat", Severity: Warning, Evidence: Shown, Dialect: "myagent",
 		Spec:    "myagent-events.md §Request/Response Pairing (step_id); §Event Flow Architecture / 2. User Confirmation Flow",
+		Quote:   `agent.user_confirm (step_id: "confirm_1") ↓ [User decision] ↓ user.response (step_id: "confirm_1") (a flow diagram: one answer per request)`,
 		Summary: "user.response answers an agent.user_confirm that is still open, not one already answered (possibly by another client of the session)."}
-	maConnectedFirst = Rule{ID: "myagent.connected-first", Severity: Warning, Dialect: "myagent",
+	maConnectedFirst = Rule{ID: "myagent.connected-first", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
 		Spec:    "myagent-events.md §Session Management / Connection Lifecycle: new connection receives system.connected",
+		Quote:   "New connection receives `system.connected` (that it comes first is our reading)",
 		Summary: "The first server event on a connection is system.connected."}
-	maPipelineOrder = Rule{ID: "myagent.pipeline-order", Severity: Warning, Dialect: "myagent",
-		Spec:    "interpretation: myagent-events.md §Event Flow Architecture / 1. Plan → Solve → Aggregate Pipeline",
+	maPipelineOrder = Rule{ID: "myagent.pipeline-order", Severity: Warning, Evidence: Shown, Dialect: "myagent",
+		Spec:    "myagent-events.md §Event Flow Architecture / 1. Plan → Solve → Aggregate Pipeline",
+		Quote:   "user.message ↓ plan.start ↓ plan.completed … solver.start … solver.completed ↓ aggregate.start ↓ aggregate.completed ↓ pipeline.completed ↓ agent.final_answer (a flow diagram)",
 		Summary: "On a connection, within a run that began with plan.start and was not ended early (cancel, decline, error), pipeline.completed does not arrive while an aggregation (aggregate.start) is unfinished, and agent.final_answer does not arrive after solver.start but before pipeline.completed."}
 )
 
 var _ = registerRuleSet("myagent", func(o Options) ruleSet { return newMyagent(o) })
 
-var _ = register(maSeqOrder, maAckUnsent, maReconnectUnseen, maAckRegress, maReplayMismatch, maReplayGap, maReplayTruncated,
+var _ = register(maSeqOrder, maRetryMismatch, maAckUnsent, maReconnectUnseen, maAckRegress, maReplayMismatch, maReplayGap, maReplayTruncated,
 	maReplayDuplicate, maRedeliveryAfterAck, maResponseStep, maResponseRepeat, maConnectedFirst, maPipelineOrder)
 
 // maIgnore lists the members a re-delivered event may change: connection_id
@@ -66,7 +97,9 @@ var maIgnore = []string{"/connection_id"}
 
 type myagent struct {
 	window int
-	log    *eventLog
+	// log holds the session's events by seq, as delivered on connections
+	// that do not number on their own, for the replay comparison.
+	log *eventLog
 	// known holds the seqs of the session's buffered events (every type
 	// but the connection-level system.*), for replay gaps.
 	known *seqWindow
@@ -90,8 +123,13 @@ type maConn struct {
 	hasLast   bool
 	last      int64      // highest seq delivered on this connection
 	delivered *seqWindow // seqs delivered on this connection
-	hasAck    bool
-	maxAck    int64 // highest seq the client acknowledged on this connection
+	log       *eventLog  // events delivered on this connection, for retries
+	// own: the connection numbers its events on its own (before any replay
+	// request it carried a seq the session used on another connection for
+	// another event), so its seqs are never compared with the session's.
+	own    bool
+	hasAck bool
+	maxAck int64 // highest seq the client acknowledged on this connection
 	// replay state after user.reconnect_with_state
 	resumed  bool
 	hasFrom  bool
@@ -134,7 +172,9 @@ func newMyagent(opts Options) *myagent {
 func (r *myagent) opened(conn, _ string) { r.conns[conn] = r.newConn() }
 func (r *myagent) closed(conn string)    { delete(r.conns, conn) }
 
-func (r *myagent) newConn() *maConn { return &maConn{delivered: newSeqWindow(r.window)} }
+func (r *myagent) newConn() *maConn {
+	return &maConn{delivered: newSeqWindow(r.window), log: newEventLog(r.window)}
+}
 
 func (r *myagent) conn(id string) *maConn {
 	c, ok := r.conns[id]
@@ -221,8 +261,8 @@ func (r *myagent) reconnect(c *maConn, m *message) []Finding {
 	c.undo = maUndo{hasLast: c.hasLast, last: c.last, hasSent: r.hasSent, sent: r.sent}
 	c.resumed, c.head = true, true
 	c.hasFrom, c.from = ok, last
-	c.hasLast, c.last = ok, last
-	c.hasAck = false // the client rewinds explicitly
+	c.hasLast, c.last = false, 0 // the replay starts the connection's order afresh
+	c.hasAck = false             // the client rewinds explicitly
 	c.judge, c.explicit, c.cursor = false, false, 0
 	switch {
 	case ok:
@@ -383,17 +423,27 @@ func (r *myagent) noticeList(c *maConn, m *message) []Finding {
 // m, or as the item of m's event list at base. It reports whether the seq
 // is new to the session (fresh) and whether it was delivered on this
 // connection before (a retry or a replay on the same connection).
+//
+// The connection's own stream is judged for order and retries (stated);
+// only a connection that asked for a replay, and does not number on its
+// own, is compared with the seqs of the session's other connections
+// (interpretation: the spec does not say seq counts per session).
 func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string, e int64, base string, top bool) (out []Finding, fresh, before bool) {
 	key := strconv.FormatInt(e, 10)
-	seen := r.log.has(key)
+	view := without(doc, maIgnore)
+	if !c.resumed && !c.own && r.numbersOwn(m, key, view) {
+		c.own = true
+	}
+	replay := c.resumed && !c.own
+	seen := replay && r.log.has(key)
 	before = c.delivered.has(e)
 	ptr, se := base+"/seq", strconv.FormatInt(e, 10)
 	switch {
-	case c.hasFrom && e < c.from:
+	case replay && c.hasFrom && e < c.from:
 		fd := maReplayDuplicate.fire(m, "seq %d delivered again after user.reconnect_with_state{last_seq: %d}", e, c.from)
 		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf(">= %d", c.from), se
 		out = append(out, fd)
-	case c.hasFrom && e == c.from:
+	case replay && c.hasFrom && e == c.from:
 		// "replay from last_seq" read inclusively
 	case c.hasAck && e <= c.maxAck && (seen || before):
 		fd := maRedeliveryAfterAck.fire(m, "seq %d delivered again after the client acknowledged seq %d on this connection", e, c.maxAck)
@@ -408,22 +458,40 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 		c.hasLast, c.last = true, e
 	}
 	c.delivered.add(e)
-	view := without(doc, maIgnore)
-	orig, differs := r.log.compare(key, m, view)
-	if differs {
-		out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, fmt.Sprintf("seq %d", e)))
+	what := fmt.Sprintf("seq %d", e)
+	orig, differs := c.log.compare(key, m, view)
+	switch {
+	case orig != nil: // a retry on this connection
+		if differs {
+			out = append(out, replayMismatch(maRetryMismatch, m, orig, view, base, what+" on the same connection"))
+		}
+	case replay:
+		orig, differs = r.log.compare(key, m, view)
+		if differs {
+			out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, what))
+		}
+	case !c.own:
+		orig, _ = r.log.compare(key, m, view) // recorded for later replays, never judged
 	}
 	system := strings.HasPrefix(typ, "system.")
-	if c.resumed && c.judge && !system {
+	if replay && c.judge && !system {
 		out = append(out, r.gap(c, m, e, ptr)...)
 	}
-	if !system {
+	if !system && !c.own {
 		r.known.add(e)
 	}
 	if !r.hasSent || e > r.sent {
 		r.hasSent, r.sent = true, e
 	}
 	return out, orig == nil, before
+}
+
+// numbersOwn reports whether an event delivered on a connection that has
+// asked for no replay shows that the connection numbers on its own: the
+// session delivered another event under the same seq on another connection.
+func (r *myagent) numbersOwn(m *message, key string, view any) bool {
+	o, ok := r.log.byKey.get(key)
+	return ok && o.conn != m.Frame.Conn && !bytes.Equal(o.canon, jsonx.Canonical(view))
 }
 
 // gap moves the replay cursor of a resumed connection to e and reports

@@ -112,6 +112,26 @@ var maThree = []step{
 
 func maItem(typ string, seq int) string { return maEv("c1", typ, seq) }
 
+// maConnectedSeq is system.connected as a server numbering per connection
+// sends it: with seq, its own connection in metadata and event_id, as
+// JasonDZS/myagent does (whose content is a string; see
+// TestMyagentRealServerShapes).
+func maConnectedSeq(conn string, seq int) step {
+	return s2c(conn, fmt.Sprintf(`{"event":"system.connected","timestamp":"2025-01-15T10:30:00.%06d","connection_id":%q,`+
+		`"content":{"server_version":"0.1","capabilities":["seq_ack"]},"metadata":{"connection_id":%q},"event_id":"%s-%d","seq":%d}`,
+		seq, conn, conn, conn, seq, seq))
+}
+
+// maPerConn is two connections of one session, each numbered from 1 by
+// the server, each acknowledging its own seqs.
+var maPerConn = []step{
+	maConnectedSeq("c1", 1), maMessage("c1"),
+	maS("c1", "plan.start", 2), maS("c1", "plan.completed", 3), maAck("c1", 3), maS("c1", "agent.thinking", 4),
+	maConnectedSeq("c2", 1), maMessage("c2"),
+	maS("c2", "agent.thinking", 2), maS("c2", "agent.final_answer", 3), maAck("c2", 3),
+	maS("c1", "agent.final_answer", 5), maAck("c1", 5),
+}
+
 func TestMyagentRules(t *testing.T) {
 	t.Parallel()
 	runRuleCases(t, "myagent", []ruleCase{
@@ -139,7 +159,7 @@ func TestMyagentRules(t *testing.T) {
 		// seq-order
 		{name: "seq goes backwards", want: []string{"myagent.seq-order"},
 			steps: then(maThree, maS("c1", "agent.tool_call", 10), maS("c1", "agent.tool_result", 4))},
-		{name: "seq reused for another event", want: []string{"myagent.replay-mismatch"},
+		{name: "seq reused for another event", want: []string{"myagent.retry-mismatch"},
 			steps: then(maThree, maS("c1", "agent.tool_call", 2))},
 		{name: "seq may skip numbers", steps: then(maThree, maS("c1", "agent.tool_call", 10))},
 		{name: "events without seq are not ordered", steps: then(maThree,
@@ -150,6 +170,18 @@ func TestMyagentRules(t *testing.T) {
 			maConnected("c3"), maS("c3", "plan.completed", 2), maS("c3", "plan.start", 1))},
 		{name: "copies for a second client differ only in connection_id", steps: then(maThree,
 			maConnected("c3"), maS("c3", "plan.start", 1), maS("c3", "plan.completed", 2), maS("c3", "agent.thinking", 3))},
+		{name: "a plain second connection is not compared as a replay", steps: then(maThree,
+			maConnected("c3"), maS("c3", "plan.start", 1),
+			s2c("c3", strings.Replace(maEv("c3", "plan.completed", 2), "Generate PPT", "Other", 1)), maAck("c3", 2))},
+
+		// scope of seq: a server numbering per connection (JasonDZS/myagent)
+		{name: "two plain connections numbered per connection", steps: maPerConn},
+		{name: "per-connection numbering, reconnect_with_state with a renumbered replay", steps: then(maPerConn[:6],
+			closeConn("c1"), maConnectedSeq("c2", 1), maReconnect("c2", 3),
+			maS("c2", "agent.thinking", 2), maS("c2", "agent.tool_call", 3), maAck("c2", 3))},
+		{name: "reconnect_with_state starts the connection's order afresh", steps: then(maThree,
+			maConnected("c2"), maS("c2", "agent.tool_call", 5), maReconnect("c2", 1),
+			maS("c2", "plan.completed", 2), maS("c2", "agent.thinking", 3), maS("c2", "agent.tool_call", 5), maS("c2", "solver.start", 6))},
 
 		// acks
 		{name: "ack of a seq never sent", want: []string{"myagent.ack-unsent"}, steps: then(maThree, maAck("c1", 4))},
@@ -176,7 +208,7 @@ func TestMyagentRules(t *testing.T) {
 		{name: "notice item alters an event", want: []string{"myagent.replay-mismatch"}, steps: then(maThree,
 			maConnected("c2"), maReconnect("c2", 1),
 			maNotice("c2", -1, maItem("plan.completed", 2), strings.Replace(maItem("agent.thinking", 3), "Processing", "Thinking", 1)))},
-		{name: "retry alters an event", want: []string{"myagent.replay-mismatch"}, steps: then(maThree,
+		{name: "retry alters an event", want: []string{"myagent.retry-mismatch"}, steps: then(maThree,
 			s2c("c1", strings.Replace(maEv("c1", "agent.thinking", 3), `"seq":3`, `"seq":3,"show_content":"x"`, 1)))},
 
 		// replay-gap, replay-truncated
@@ -318,6 +350,8 @@ func TestMyagentFindingDetails(t *testing.T) {
 			"myagent.replay-duplicate", "/seq", ">= 2", "1"},
 		{"redelivery-after-ack", then(maThree, maAck("c1", 3), maS("c1", "plan.completed", 2)),
 			"myagent.redelivery-after-ack", "/seq", "> 3", "2"},
+		{"retry-mismatch", then(maThree, s2c("c1", strings.Replace(maEv("c1", "agent.thinking", 3), "Processing", "Thinking", 1))),
+			"myagent.retry-mismatch", "/content", `"Processing query..."`, `"Thinking query..."`},
 		{"response-step", then(maPipeline(3), maConnected("c2"), maS("c2", "agent.user_confirm", 4), maResponse("c2", "nope", true)),
 			"myagent.response-step", "/step_id", `one of "plan_confirm_1"`, `"nope"`},
 		{"response-repeat", then(maPipeline(3), maConnected("c2"), maResponse("c2", "plan_confirm_1", true)),
@@ -409,10 +443,116 @@ func TestMyagentMemoryFollowsWindow(t *testing.T) {
 	if n := len(r.conns["c1"].delivered.s); n > window {
 		t.Errorf("connection remembers %d seqs, window %d", n, window)
 	}
+	if n := r.conns["c1"].log.byKey.len(); n > window {
+		t.Errorf("connection's event log holds %d events, window %d", n, window)
+	}
 	if n := r.steps.len(); n > window {
 		t.Errorf("%d steps remembered, window %d", n, window)
 	}
 	if n := r.log.byKey.len(); n > window {
 		t.Errorf("event log holds %d events, window %d", n, window)
+	}
+}
+
+// count tallies findings by rule and reports whether any is an error.
+func count(fs []Finding) (map[string]int, []Finding) {
+	n := map[string]int{}
+	var errs []Finding
+	for _, f := range fs {
+		n[f.Rule]++
+		if f.Severity == Error {
+			errs = append(errs, f)
+		}
+	}
+	return n, errs
+}
+
+// TestMyagentStepIDNull: a step_id null in every event (a Pydantic
+// `step_id: str | None = None` serialized; the spec's `step_id?: string`)
+// is one warning per member in a session, not an error per frame.
+func TestMyagentStepIDNull(t *testing.T) {
+	t.Parallel()
+	withNull := func(conn, typ string, seq int) step {
+		return s2c(conn, strings.Replace(maEv(conn, typ, seq), `"event":`, `"step_id":null,"event":`, 1))
+	}
+	fs := feed(t, "myagent", []step{maConnected("c1"), maMessage("c1"),
+		withNull("c1", "agent.thinking", 1), withNull("c1", "agent.thinking", 2), maAck("c1", 2)})
+	n, errs := count(fs)
+	if n["schema.null-optional"] != 1 || len(errs) > 0 || len(fs) != 1 {
+		t.Errorf("want exactly one schema.null-optional, got %v", fs)
+	}
+	if f := findOne(t, fs, "schema.null-optional"); f.Pointer != "/step_id" || f.Severity != Warning {
+		t.Errorf("finding at %q with severity %s", f.Pointer, f.Severity)
+	}
+	// a confirmation request needs its step_id: there a null is an error
+	fs = feed(t, "myagent", []step{maConnected("c1"),
+		s2c("c1", `{"event":"agent.user_confirm","timestamp":"2025-01-15T10:30:00Z","step_id":null,"content":"ok?","seq":1}`)})
+	if f := findOne(t, fs, "schema.violation"); f.Pointer != "/step_id" {
+		t.Errorf("schema.violation at %q, want /step_id", f.Pointer)
+	}
+}
+
+// TestMyagentRealServerShapes feeds a session shaped like JasonDZS/myagent's
+// (field trial): seq per connection from system.connected on, a string
+// system.connected content, heartbeats with metadata only, step_id null,
+// acks carrying content.last_seq. Nothing in it breaks a stated
+// requirement, so there is no error; the shapes the spec only shows are
+// warnings, and the deviation of system.connected is still reported.
+func TestMyagentRealServerShapes(t *testing.T) {
+	t.Parallel()
+	ev := func(conn, typ string, seq int, rest string) step {
+		return s2c(conn, fmt.Sprintf(`{"event":%q,"timestamp":"2025-01-15T10:30:%02d.123456","session_id":"sess_1","step_id":null,`+
+			`"metadata":{"connection_id":%q},"event_id":"%s-%d","seq":%d%s}`, typ, seq, conn, conn, seq, seq, rest))
+	}
+	ack := func(conn string, last int) step {
+		return maC(conn, "user.ack", fmt.Sprintf(`"content":{"last_seq":%d}`, last))
+	}
+	session := func(conn string) []step {
+		return []step{
+			ev(conn, "system.connected", 1, `,"content":"Connected to MyAgent WebSocket Server"`),
+			maMessage(conn),
+			ev(conn, "plan.start", 2, `,"content":{"question":"Make slides"}`),
+			ev(conn, "agent.thinking", 3, `,"content":"Processing..."`),
+			ack(conn, 3),
+			ev(conn, "system.heartbeat", 4, ``),
+			ev(conn, "agent.final_answer", 5, `,"content":"Done"`),
+			ack(conn, 5),
+		}
+	}
+	fs := feed(t, "myagent", then(session("a"), session("b")...))
+	n, errs := count(fs)
+	if len(errs) > 0 {
+		t.Errorf("errors on a server that breaks no stated requirement: %v", errs)
+	}
+	// system.connected's string content and the heartbeat's missing one,
+	// on each connection; user.ack's missing seq (shown only), per ack
+	if n["schema.shown"] != 2*2+4 {
+		t.Errorf("schema.shown: %d, want 8: %v", n["schema.shown"], fs)
+	}
+	// step_id null: once per event type that carried it
+	if n["schema.null-optional"] != 5 {
+		t.Errorf("schema.null-optional: %d, want 5 (one per type and member): %v", n["schema.null-optional"], fs)
+	}
+	for rule := range n {
+		if strings.HasPrefix(rule, "myagent.") {
+			t.Errorf("unexpected %s: %v", rule, fs)
+		}
+	}
+}
+
+// TestMyagentReplayAcrossConnectionsWarns: a replay the server renumbers on
+// the new connection, with no seq before the request to show that it
+// numbers per connection, is compared with the session's seqs; that
+// comparison is our reading of seq as per session, so only warnings.
+func TestMyagentReplayAcrossConnectionsWarns(t *testing.T) {
+	t.Parallel()
+	fs := feed(t, "myagent", then(maThree, closeConn("c1"), maConnected("c2"), maReconnect("c2", 3),
+		maS("c2", "agent.tool_call", 1), maS("c2", "agent.tool_result", 2), maAck("c2", 2)))
+	n, errs := count(fs)
+	if len(errs) > 0 {
+		t.Errorf("a comparison of two connections' numbers gave errors: %v", errs)
+	}
+	if n["myagent.replay-duplicate"] == 0 || n["myagent.replay-mismatch"] == 0 {
+		t.Errorf("want replay-duplicate and replay-mismatch warnings, got %v", fs)
 	}
 }

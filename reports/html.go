@@ -81,8 +81,18 @@ type page struct {
 	Total       int
 	Findings    check.Severity // worst severity of any counted finding
 	SevCounts   [3]int         // info, warning, error findings counted
-	Attention   []*item
+	// JudgedLabel names whose frames the counted findings are on, and
+	// IgnoredLabel those of the findings that are not judged (IgnoredN).
+	JudgedLabel  string
+	IgnoredLabel string
+	IgnoredN     int
+	Roots        []rootView
+	RootSevs     string // "2 errors, 1 warning"
+	// Attention lists the failures no root cause explains, each distinct
+	// reason once; Explained counts the failures the root causes explain.
+	Attention   []attnGroup
 	AttnMore    int
+	Explained   int
 	Matrix      []matrixGroup
 	Items       []*item
 	Verdicts    []Verdict // the verdicts present, for the filter
@@ -120,6 +130,41 @@ type item struct {
 	Frames     int
 	Conns      []connView
 	Reason     string
+	// Background counts the findings on frames none of the scenario's
+	// steps was about (BgSev the worst of them): they do not decide its
+	// verdict.
+	Background int
+	BgSev      check.Severity
+	// Root is the number (1-based) of the root cause that explains the
+	// item's verdict, 0 when none does.
+	Root int
+}
+
+// rootView is one root cause as the page shows it.
+type rootView struct {
+	RootCause
+	N          int
+	Anchor     string
+	FirstHref  string
+	FirstLabel string
+	EvNote     string
+	Where      []link // the first rootWhereShown places it touched
+	WhereMore  []link // the rest
+}
+
+// rootWhereShown is how many scenarios or sessions a root cause lists
+// before "and N more".
+const rootWhereShown = 8
+
+type link struct{ Label, Href string }
+
+// attnGroup is one distinct reason of failures no root cause explains,
+// with the items that failed for it.
+type attnGroup struct {
+	Verdict Verdict
+	Reason  string
+	Items   []*item
+	More    int
 }
 
 type findingView struct {
@@ -130,6 +175,11 @@ type findingView struct {
 	Diff     []diffLine
 	N        int // index among the item's findings (the anchor's number)
 	Pos      int // position in the list it is shown in
+	// Root is the number (1-based) of the finding's root cause, 0 for none;
+	// RootReach how far that went ("30 findings in 30 scenarios").
+	Root      int
+	RootReach string
+	EvNote    string
 }
 
 type frameRef struct {
@@ -175,13 +225,23 @@ func newPage(r *Report) (*page, error) {
 	if len(r.Targets) > 1 {
 		p.TargetLabel += "s"
 	}
+	switch r.Kind {
+	case KindRun:
+		p.JudgedLabel, p.IgnoredLabel = "server findings (judged)", "on frames sent by the tester, not judged"
+	case KindGate:
+		p.JudgedLabel, p.IgnoredLabel = "client findings (judged)", "on the reference server's frames, not judged"
+	default:
+		p.JudgedLabel, p.IgnoredLabel = "findings (judged)", "not judged"
+	}
 	anchors := map[string]bool{}
+	roots := r.rootIndex()
 	for i := range r.Scenarios {
-		p.Items = append(p.Items, scenarioItem(r, len(p.Items), &r.Scenarios[i], anchors))
+		p.Items = append(p.Items, scenarioItem(r, roots, len(p.Items), &r.Scenarios[i], anchors))
 	}
 	for i := range r.Sessions {
-		p.Items = append(p.Items, sessionItem(r, len(p.Items), &r.Sessions[i], anchors))
+		p.Items = append(p.Items, sessionItem(r, roots, len(p.Items), &r.Sessions[i], anchors))
 	}
+	p.rootViews()
 	p.tally()
 	p.Matrix = matrix(r, p.Items)
 	data, err := pageData(p.Items)
@@ -210,14 +270,11 @@ func (p *page) tally() {
 		for _, f := range it.Findings {
 			p.SevCounts[min(int(f.Severity), 2)]++
 		}
+		p.IgnoredN += len(it.Ignored)
 		bad := (it.Verdict == Failed || it.Verdict == Error) && (it.Sc == nil || it.Sc.Baselined == "")
 		it.Open = bad || len(p.Items) <= 3
 		if bad {
-			if len(p.Attention) < 10 {
-				p.Attention = append(p.Attention, it)
-			} else {
-				p.AttnMore++
-			}
+			p.attend(it)
 		}
 	}
 	if len(p.Dialects) < 2 {
@@ -234,6 +291,91 @@ func (p *page) tally() {
 		}
 	}
 	p.Lede = lede(p.Noun, p.Total, count)
+}
+
+// attend files a failed item under "needs attention": apart when a root
+// cause explains it (the root causes list it once), else with the other
+// failures of the same reason.
+func (p *page) attend(it *item) {
+	if it.Root > 0 {
+		p.Explained++
+		return
+	}
+	for i := range p.Attention {
+		if g := &p.Attention[i]; g.Reason == it.Reason && g.Verdict == it.Verdict {
+			if len(g.Items) < 5 {
+				g.Items = append(g.Items, it)
+			} else {
+				g.More++
+			}
+			return
+		}
+	}
+	if len(p.Attention) < 10 {
+		p.Attention = append(p.Attention, attnGroup{Verdict: it.Verdict, Reason: it.Reason, Items: []*item{it}})
+		return
+	}
+	p.AttnMore++
+}
+
+// rootViews prepares the report's root causes for the page: links to the
+// scenarios and sessions they touched and to the first frame.
+func (p *page) rootViews() {
+	r := p.R
+	anchor := map[string]string{}
+	for _, it := range p.Items {
+		where := ""
+		if it.Se != nil {
+			where = "session " + it.Se.ID
+		} else {
+			where = r.scenarioWhere(it.Sc)
+		}
+		if _, ok := anchor[where]; !ok {
+			anchor[where] = it.Anchor
+		}
+	}
+	href := func(where string) string {
+		if a, ok := anchor[where]; ok {
+			return "#" + a
+		}
+		return ""
+	}
+	var sev [3]int
+	multi := len(r.Targets) > 1
+	for i, rc := range r.RootCauses {
+		v := rootView{RootCause: rc, N: i + 1, Anchor: fmt.Sprintf("rc-%d", i+1), FirstLabel: rc.FirstLabel(multi),
+			EvNote: evidenceNote(rc.Evidence)}
+		first := "session " + rc.First.Session
+		if rc.First.Scenario != "" {
+			first = rc.First.Scenario
+			if multi {
+				first += " [" + rc.First.Target + "]"
+			}
+		}
+		if h := href(first); h != "" {
+			v.FirstHref = h
+			if rc.First.Frame > 0 {
+				v.FirstHref += fmt.Sprintf("-f%d", rc.First.Frame)
+			}
+		}
+		for k, w := range rc.Where() {
+			l := link{Label: w, Href: href(w)}
+			if k < rootWhereShown {
+				v.Where = append(v.Where, l)
+			} else {
+				v.WhereMore = append(v.WhereMore, l)
+			}
+		}
+		sev[min(int(rc.Severity), 2)]++
+		p.Roots = append(p.Roots, v)
+	}
+	var parts []string
+	for s := check.Error; s >= check.Info; s-- {
+		if n := sev[s]; n > 0 {
+			parts = append(parts, severityWord(s, n))
+		}
+	}
+	p.RootSevs = strings.Join(parts, ", ")
 }
 
 // lede is the one sentence under the verdict.
@@ -264,35 +406,48 @@ func lede(noun string, total int, count map[Verdict]int) string {
 	return fmt.Sprintf("%s: %s.", plural(total, noun), strings.Join(parts, ", "))
 }
 
-func scenarioItem(r *Report, n int, s *Scenario, anchors map[string]bool) *item {
+func scenarioItem(r *Report, roots map[rootKey]int, n int, s *Scenario, anchors map[string]bool) *item {
 	it := &item{N: n, Sc: s, Verdict: s.Verdict, Title: s.Name, Dialect: s.Dialect, Target: s.Target,
 		Frames: len(s.Frames), Reason: s.Reason}
 	it.Anchor = uniqueAnchor("s-"+s.Target+"-"+s.ID, anchors)
 	frames := frameSet(s.Frames)
-	it.IgnoredWhy = "on frames the scenario sent itself (its own, often deliberately invalid, input: they do not count)"
-	it.add(r, true, s.Findings, frames)
+	it.IgnoredWhy = "on frames sent by the tester, not judged (the scenario's own, often deliberately invalid, input)"
+	it.add(r, roots, true, s.Findings, frames)
 	return it
 }
 
 // add files an item's findings as counted or, when they do not decide its
 // verdict (Report.Judged), apart.
-func (it *item) add(r *Report, inScenario bool, fs []Finding, frames map[int64]bool) {
+// The findings that decide the verdict come first, then the background
+// ones.
+func (it *item) add(r *Report, roots map[rootKey]int, inScenario bool, fs []Finding, frames map[int64]bool) {
+	var bg []findingView
 	for i, f := range fs {
 		fv := newFindingView(it.Anchor, i, f, frames)
-		if !r.Judged(f, inScenario) {
-			it.Ignored = append(it.Ignored, fv)
-			continue
+		if k := r.rootOf(roots, f, inScenario); k >= 0 {
+			fv.Root, fv.RootReach = k+1, r.RootCauses[k].Reach()
 		}
+		switch {
+		case !r.Judged(f, inScenario):
+			it.Ignored = append(it.Ignored, fv)
+		case f.Background:
+			bg = append(bg, fv)
+		default:
+			it.count(fv)
+		}
+	}
+	for _, fv := range bg {
 		it.count(fv)
 	}
+	it.Root = r.explainedBy(roots, fs, inScenario, it.Reason) + 1
 }
 
-func sessionItem(r *Report, n int, s *Session, anchors map[string]bool) *item {
+func sessionItem(r *Report, roots map[rootKey]int, n int, s *Session, anchors map[string]bool) *item {
 	it := &item{N: n, Se: s, Verdict: s.Verdict, Title: "session " + s.ID, Dialect: s.Dialect, Target: s.Source,
 		Frames: len(s.Frames)}
 	it.Anchor = uniqueAnchor("session-"+s.ID, anchors)
 	it.IgnoredWhy = "on the reference server's frames (the gate judges the client: they do not count)"
-	it.add(r, false, s.Findings, frameSet(s.Frames))
+	it.add(r, roots, false, s.Findings, frameSet(s.Frames))
 	if len(it.Findings) > 0 {
 		f := it.Findings[0]
 		it.Reason = f.Rule + ": " + f.Message
@@ -305,6 +460,13 @@ func (it *item) count(fv findingView) {
 	fv.Pos = len(it.Findings)
 	it.Findings = append(it.Findings, fv)
 	it.Sev = max(it.Sev, int(fv.Severity)+1)
+	if fv.Background {
+		if it.Background == 0 || fv.Severity > it.BgSev {
+			it.BgSev = fv.Severity
+		}
+		it.Background++
+		return
+	}
 	switch fv.Severity {
 	case check.Error:
 		it.Errors++
@@ -322,7 +484,7 @@ func frameSet(fs []Frame) map[int64]bool {
 }
 
 func newFindingView(anchor string, i int, f Finding, frames map[int64]bool) findingView {
-	fv := findingView{Finding: f, N: i, Anchor: fmt.Sprintf("%s-x%d", anchor, i)}
+	fv := findingView{Finding: f, N: i, Anchor: fmt.Sprintf("%s-x%d", anchor, i), EvNote: evidenceNote(f.Evidence)}
 	if f.Frame > 0 {
 		fv.FrameRef = fmt.Sprintf("#%s-f%d", anchor, f.Frame)
 	}

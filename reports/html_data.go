@@ -22,7 +22,8 @@ type itemJSON struct {
 	// op, type, seq, size, payload, flags (1 binary, 2 truncated), close code]
 	Frames [][]any `json:"f"`
 	// Findings: [frame, severity (0 info, 1 warning, 2 error), rule,
-	// finding anchor, related frames, counted (0 or 1), message]
+	// finding anchor, related frames, counted (0 or 1), message,
+	// background (0 or 1)]
 	Findings [][]any `json:"x"`
 	// Conns: [id, parent, opened ms, closed ms (-1 still open), close
 	// code, close reason, closed by, url, frames]
@@ -83,7 +84,11 @@ func itemData(it *item, label string) itemJSON {
 			if rel == nil {
 				rel = []int64{}
 			}
-			d.Findings = append(d.Findings, []any{f.Frame, int(f.Severity), f.Rule, f.Anchor, rel, counted, f.Message})
+			bg := 0
+			if f.Background {
+				bg = 1
+			}
+			d.Findings = append(d.Findings, []any{f.Frame, int(f.Severity), f.Rule, f.Anchor, rel, counted, f.Message, bg})
 		}
 	}
 	add(it.Findings, 1)

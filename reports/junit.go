@@ -62,7 +62,11 @@ type junitProblem struct {
 // dialect and target (per dialect and recording for sessions), one
 // testcase per scenario or session. A failure's body holds the reason,
 // the steps with expected vs actual, the findings and the last frames; the
-// wire log goes to system-out. Harness errors of the whole report become
+// wire log goes to system-out. Beside each such suite, a "· root causes"
+// suite has one testcase per distinct problem seen there (failed for an
+// error, with the spec's words, expected vs actual, the count and the
+// scenarios it reached), so that a dashboard counts problems, not the
+// scenarios a problem happened to reach. Harness errors of the whole report become
 // an errored testcase of a "wsconform" suite, so that they are not lost.
 func WriteJUnit(w io.Writer, r *Report) error {
 	out := junitSuites{Name: "wsconform " + r.Kind, Time: seconds(r.Finished.Sub(r.Started).Seconds())}
@@ -114,6 +118,16 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			SystemOut: cdata(nonStrictDetail(se.Verdict, se.Findings, inSession) + wireLog(se.Frames))}
 		s.add(&c, se.Verdict, sessionReason(se, inSession), xmlSafe(sessionDetail(se, inSession)), "")
 		s.Cases = append(s.Cases, c)
+	}
+	for _, rs := range rootCauseSuites(r) {
+		s := suite(rs.name)
+		for _, c := range rs.cases {
+			s.add(&c.junitCase, c.verdict, c.message, c.detail, c.baselined)
+			if c.Failure != nil {
+				c.Failure.Type = "root cause"
+			}
+			s.Cases = append(s.Cases, c.junitCase)
+		}
 	}
 	if len(r.Errors) > 0 {
 		s := suite("wsconform")

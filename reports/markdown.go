@@ -19,13 +19,16 @@ const (
 )
 
 // WriteMarkdown writes a short summary of the report in GitHub-flavoured
-// Markdown: the verdict, a table of counts (per target for a run, per
+// Markdown: the verdict, the distinct problems (root causes) in a table,
+// each once with how many findings and which scenarios it reached, a table
+// of counts (per target for a run, per
 // dialect for sessions), each failure with its reason and the command that
 // re-runs it, harness errors and stale baseline entries. It stays under
 // 64 KiB whatever the report holds.
 func WriteMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	mdHeader(&b, r)
+	mdRootCauses(&b, r)
 	mdCounts(&b, r)
 	mdFailures(&b, r)
 	mdList(&b, "Harness errors", r.Errors)
@@ -76,7 +79,7 @@ func AppendStepSummary(r *Report) error {
 	return nil
 }
 
-var mdEmoji = map[Verdict]string{Passed: "✅", NonStrict: "⚠️", Failed: "❌", Skipped: "⏭️", Error: "⛔"}
+var mdEmoji = map[Verdict]string{Passed: "✅", NonStrict: "⚠️", Failed: "❌", Flaky: "🔀", Inconclusive: "❔", Skipped: "⏭️", Error: "⛔"}
 
 func mdHeader(b *strings.Builder, r *Report) {
 	kind := map[string]string{KindRun: "conformance run", KindProxy: "proxy session", KindValidate: "recording validation",
@@ -162,7 +165,7 @@ func mdCounts(b *strings.Builder, r *Report) {
 	for _, v := range Verdicts {
 		fmt.Fprintf(b, " | %s %s", mdEmoji[v], v)
 	}
-	b.WriteString(" |\n|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString(" |\n|---" + strings.Repeat("|---:", len(Verdicts)) + "|\n")
 	for _, x := range rows {
 		b.WriteString("| " + mdText(x.name))
 		for _, v := range Verdicts {
@@ -184,15 +187,23 @@ func mdFailures(b *strings.Builder, r *Report) {
 		}
 	}
 	multi := len(r.Targets) > 1
+	idx := r.rootIndex()
 	for _, s := range r.Scenarios {
 		if (s.Verdict != Failed && s.Verdict != Error) || s.Baselined != "" {
 			continue
+		}
+		k := -1
+		if s.Verdict == Failed {
+			k = r.explainedBy(idx, s.Findings, true, s.Reason)
 		}
 		line := fmt.Sprintf("- %s **`%s`** %s", mdEmoji[s.Verdict], mdCodeText(s.ID), mdText(s.Name))
 		if multi {
 			line += " (" + mdText(s.Target) + ")"
 		}
-		if s.Reason != "" {
+		switch {
+		case k >= 0: // the root cause table says it once
+			line += fmt.Sprintf("  \n  root cause %d: `%s`", k+1, mdCodeText(r.RootCauses[k].Rule))
+		case s.Reason != "":
 			line += "  \n  " + mdText(cutRunes(s.Reason, mdMaxReason))
 		}
 		if s.Rerun != "" {
@@ -219,6 +230,9 @@ func mdFailures(b *strings.Builder, r *Report) {
 			}
 			shown++
 			line += fmt.Sprintf("  \n  `%s` frame %d: %s", mdCodeText(f.Rule), f.Frame, mdText(cutRunes(f.Message, mdMaxReason)))
+			if k := r.rootOf(idx, f, false); k >= 0 {
+				line += fmt.Sprintf(" (root cause %d)", k+1)
+			}
 		}
 		add(line)
 	}
@@ -230,6 +244,104 @@ func mdFailures(b *strings.Builder, r *Report) {
 		fmt.Fprintf(b, "- … and %d more: see the HTML report\n", more)
 	}
 	b.WriteString("\n")
+}
+
+// mdWhereShown is how many scenarios or sessions a root cause's row names
+// before "and N more".
+const mdWhereShown = 3
+
+// mdRootCauses writes the distinct problems: one row per root cause with
+// its severity, rule, evidence, message type and member, count, where it
+// was seen and expected vs actual.
+func mdRootCauses(b *strings.Builder, r *Report) {
+	if len(r.RootCauses) == 0 {
+		return
+	}
+	var sev [3]int
+	for _, rc := range r.RootCauses {
+		sev[min(int(rc.Severity), 2)]++
+	}
+	var parts []string
+	for s := check.Error; s >= check.Info; s-- {
+		if sev[s] > 0 {
+			parts = append(parts, severityWord(s, sev[s]))
+		}
+	}
+	fmt.Fprintf(b, "#### %s (%s)\n\n", plural(len(r.RootCauses), "distinct problem"), strings.Join(parts, ", "))
+	b.WriteString("| # | severity | rule | evidence | type / member | count | seen in | expected → actual |\n")
+	b.WriteString("|---:|---|---|---|---|---:|---|---|\n")
+	alone := false
+	for i, rc := range r.RootCauses {
+		if i == mdMaxItems {
+			fmt.Fprintf(b, "\n… and %d more root causes: see the HTML report\n", len(r.RootCauses)-i)
+			break
+		}
+		mark := map[check.Severity]string{check.Error: "❌", check.Warning: "⚠️"}[rc.Severity]
+		sv := strings.TrimSpace(mark + " " + rc.Severity.String())
+		if rc.Background {
+			sv += " ⚑"
+			alone = true
+		}
+		ev := string(rc.Evidence)
+		if ev == "" {
+			ev = "—"
+		}
+		subject := "—"
+		if s := rc.Subject(); s != "" {
+			subject = mdCell(s)
+		}
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %d | %s | %s |\n", i+1, sv, mdCell(rc.Rule), ev, subject, rc.Count,
+			mdWhere(rc), mdExpectedActual(rc))
+	}
+	if alone {
+		b.WriteString("\n⚑ seen on frames no step of its scenario was about: it decides the verdict by itself\n")
+	}
+	b.WriteString("\n")
+}
+
+// mdWhere names the first few scenarios or sessions a root cause reached.
+func mdWhere(rc RootCause) string {
+	where := rc.Where()
+	var out []string
+	for i, w := range where {
+		if i == mdWhereShown {
+			out = append(out, fmt.Sprintf("and %d more", len(where)-i))
+			break
+		}
+		if id, ok := strings.CutPrefix(w, "session "); ok {
+			out = append(out, "session "+mdCell(id))
+		} else {
+			out = append(out, mdCell(w))
+		}
+	}
+	if len(out) == 0 {
+		return "—"
+	}
+	if len(out) > 1 && strings.HasPrefix(out[len(out)-1], "and ") {
+		return strings.Join(out[:len(out)-1], ", ") + " " + out[len(out)-1]
+	}
+	return strings.Join(out, ", ")
+}
+
+func mdExpectedActual(rc RootCause) string {
+	if rc.Expected == "" && rc.Actual == "" {
+		return mdText(cutRunes(rc.Message, 120))
+	}
+	return "expected " + mdCell(cutRunes(rc.Expected, 60)) + ", actual " + mdCell(cutRunes(rc.Actual, 60))
+}
+
+// mdCell is a code span for a table cell: one line, no backtick, pipes
+// escaped (GitHub splits cells at a pipe even inside a code span). Text
+// with <, > or & is written as escaped text instead, so that the summary
+// never holds anything that looks like markup.
+func mdCell(s string) string {
+	switch {
+	case s == "":
+		return "—"
+	case strings.ContainsAny(s, "<>&"):
+		return mdText(s)
+	}
+	return "`" + strings.ReplaceAll(mdCodeText(s), "|", "\\|") + "`"
 }
 
 func mdList(b *strings.Builder, title string, items []string) {

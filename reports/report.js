@@ -157,8 +157,9 @@
   function fxHTML(w, i) {
     var f = w.d.f[i], idx = f[0], h = '<div class="fx" data-for="' + esc(idx) + '">';
     (w.marks[idx] || []).forEach(function (x) {
-      h += '<p class="fnote sev-' + (x[5] ? x[1] : 'c') + '">' + (x[5] ? esc(SEVWORD[x[1]]) : 'on a frame the scenario sent:') +
-        ' <a href="#' + esc(x[3]) + '">' + esc(x[2]) + '</a> ' + esc(x[6]) + '</p>';
+      h += '<p class="fnote sev-' + (x[5] ? x[1] : 'c') + '">' + (x[5] ? esc(SEVWORD[x[1]]) : 'sent by the tester, not judged:') +
+        ' <a href="#' + esc(x[3]) + '">' + esc(x[2]) + '</a> ' + esc(x[6]) +
+        (x[7] ? ' <span class="bgtag">background (not what this scenario tested)</span>' : '') + '</p>';
     });
     (w.rel[idx] || []).forEach(function (x) {
       h += '<p class="fnote relnote">related to <a href="#' + esc(x[3]) + '">' + esc(x[2]) + '</a> on frame #' + esc(x[0]) + '</p>';

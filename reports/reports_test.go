@@ -19,7 +19,9 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 var t0 = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 
-// sample is a run report with one scenario of each interesting verdict.
+// sample is a run report with one scenario of each interesting verdict;
+// the passing one saw a background warning (a frame none of its steps was
+// about), the failing one sent a deliberately invalid frame.
 func sample() *Report {
 	r := New(KindRun, "wsconform test", t0)
 	r.Finished = t0.Add(1500 * time.Millisecond)
@@ -29,16 +31,26 @@ func sample() *Report {
 		Payload: []byte(`{"type":"hello","v":"1.0.0"}`)}, "hello", "", 0)
 	bad := NewFrame(wire.Frame{Conn: "A#1", Index: 2, Dir: wire.ServerToClient, Time: t0.Add(time.Millisecond), Op: wire.OpText,
 		Payload: []byte(`{"type":"run_status","event_id":3}`)}, "run_status", "3", 0)
+	welcome := NewFrame(wire.Frame{Conn: "A#1", Index: 2, Dir: wire.ServerToClient, Time: t0.Add(time.Millisecond), Op: wire.OpText,
+		Payload: []byte(`{"type":"welcome","session_id":null}`)}, "welcome", "", 0)
 	r.Scenarios = []Scenario{
 		{ID: "m.pass", Name: "passes", Feature: "F", File: "minicodex/f.feature", Line: 3, Dialect: "minicodex",
 			Target: "reference", Level: "must", Verdict: Passed, Duration: time.Millisecond,
-			Steps: []Step{{Keyword: "Given", Text: "a client connects", Status: "passed"}}, Frames: []Frame{hello}},
+			Steps: []Step{{Keyword: "Given", Text: "a client connects", Status: "passed"}}, Frames: []Frame{hello, welcome},
+			Findings: []Finding{{Finding: check.Finding{Rule: "schema.null-optional", Severity: check.Warning, Evidence: check.Shown,
+				Spec: "minicodex-v1.md §Messages", Quote: "session_id?: string", Message: "null in the optional member session_id",
+				Type: "welcome", Pointer: "/session_id", Expected: "a string, or no member", Actual: "null", Dir: wire.ServerToClient,
+				Frame: 2}, Background: true}}},
 		{ID: "m.fail", Name: "fails <on purpose>", Feature: "F", File: "minicodex/f.feature", Line: 9, Dialect: "minicodex",
 			Target: "reference", Level: "must", Requirement: "minicodex-v1.md §Resume: replay is gapless.",
-			Verdict: Failed, Reason: "minicodex.replay-gap: skipped event_id 2", Duration: 2 * time.Millisecond,
+			Verdict: Failed, Reason: "minicodex.replay-gap: replay skipped event_id 2", Duration: 2 * time.Millisecond,
 			Steps: []Step{{Keyword: "Then", Text: `its "v" is "9"`, Status: "failed", Error: "wrong", Expected: `"9"`, Actual: `"1.0.0"`}},
-			Findings: []Finding{{Finding: check.Finding{Rule: "minicodex.replay-gap", Severity: check.Error, Spec: "minicodex-v1.md §Resume",
-				Message: "replay skipped event_id 2", Expected: "2", Actual: "3", Dir: wire.ServerToClient, Frame: 2}}},
+			Findings: []Finding{{Finding: check.Finding{Rule: "minicodex.replay-gap", Severity: check.Error, Evidence: check.Stated,
+				Spec: "minicodex-v1.md §Resume", Quote: "the server MUST replay every event after last_seen_event_id, in order",
+				Message: "replay skipped event_id 2", Type: "run_status", Pointer: "/event_id", Expected: "2", Actual: "3",
+				Dir: wire.ServerToClient, Frame: 2}},
+				{Finding: check.Finding{Rule: "schema.violation", Severity: check.Error, Evidence: check.Stated, Message: "v must be a string",
+					Type: "hello", Pointer: "/v", Dir: wire.ClientToServer, Frame: 1}}},
 			Frames: []Frame{hello, bad}, Rerun: "wsconform run --tags @id:m.fail"},
 		{ID: "m.skip", Name: "skipped", Dialect: "minicodex", Target: "reference", Level: "must", Verdict: Skipped, Reason: "needs the scripted agent"},
 		{ID: "m.known", Name: "known", Dialect: "minicodex", Target: "reference", Level: "must", Verdict: Failed, Reason: "x", Baselined: "tracked"},
@@ -148,7 +160,9 @@ func TestReportJUnitCounts(t *testing.T) {
 	if err := xml.Unmarshal(b.Bytes(), &parsed); err != nil {
 		t.Fatalf("not XML: %v", err)
 	}
-	if parsed.Tests != 4 || parsed.Failures != 1 || parsed.Skipped != 2 {
+	// 4 scenarios, and 2 root causes: the replay gap (failed) and the
+	// background warning (passed)
+	if parsed.Tests != 6 || parsed.Failures != 2 || parsed.Skipped != 2 {
 		t.Errorf("tests %d failures %d skipped %d", parsed.Tests, parsed.Failures, parsed.Skipped)
 	}
 }

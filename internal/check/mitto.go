@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/jsonx"
 	"github.com/wsconform/wsconform/internal/wire"
 )
@@ -17,71 +18,103 @@ import (
 // of events_loaded.events, seq at the top level or in data) have different
 // shapes, so a seq delivered in both is compared by type only; live copies
 // are compared with live copies, stored events with stored events.
+// The quotes the rules rest on, copied from mitto.md.
+const (
+	mtQuoteSeq     = "mitto.md §Key Field Descriptions / Sequence Number Fields: \"`seq`: Monotonically increasing sequence number assigned when event is received from ACP.\""
+	mtQuoteMaxSeq  = "mitto.md §Key Field Descriptions / Sequence Number Fields: \"`max_seq`: Highest sequence number the server has for this session. Enables immediate gap detection.\""
+	mtQuoteLimit   = "mitto.md §load_events Parameters: \"| `limit` | int | Maximum events to return (default: 50, max: 500) |\""
+	mtQuoteRange   = "mitto.md §load_events Parameters: \"| `before_seq` | int64 | Load events with seq < before_seq (pagination) |\" and \"| `after_seq` | int64 | Load events with seq > after_seq (sync) |\""
+	mtQuoteOption  = "mitto.md §Unified UI Prompt System / Option Properties: \"| `id` | string | Machine-readable identifier returned in response |\"; ui_prompt_answer Message Format: {request_id, option_id, label}"
+	mtQuoteExclude = "mitto.md §load_events Parameters: \"**Note:** `before_seq` and `after_seq` are mutually exclusive.\""
+)
+
 var (
-	mtSeqOrder = Rule{ID: "mitto.seq-order", Severity: Error, Dialect: "mitto",
+	mtSeqOrder = Rule{ID: "mitto.seq-order", Severity: Error, Evidence: Stated, Dialect: "mitto",
 		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields: seq is a monotonically increasing sequence number",
-		Summary: "On a connection, the data.seq of live agent_message, agent_thought, tool_call and tool_update events never decreases (a further chunk of the same agent_message or agent_thought may repeat the seq)."}
-	mtSeqOrderPrompt = Rule{ID: "mitto.seq-order-prompt", Severity: Warning, Dialect: "mitto",
+		Quote:   mtQuoteSeq,
+		Summary: "On a connection, the data.seq of live agent_message, agent_thought, tool_call and tool_update events never decreases (a further chunk of the same agent_message or agent_thought may repeat the seq). Judged per connection only: across connections the spec promises nothing about delivery order."}
+	mtSeqOrderPrompt = Rule{ID: "mitto.seq-order-prompt", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
 		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields; interpretation: a user_prompt broadcast is produced concurrently with the agent's stream, so it may overtake it",
+		Quote:   mtQuoteSeq,
 		Summary: "On a connection, a live user_prompt's data.seq is not lower than the seq of a live event delivered before it."}
-	mtSeqDuplicate = Rule{ID: "mitto.seq-duplicate", Severity: Warning, Dialect: "mitto",
+	mtSeqDuplicate = Rule{ID: "mitto.seq-duplicate", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
 		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields; §Related Documentation (sequence-numbers.md: the server tracks what it sent, clients deduplicate by seq); interpretation",
 		Summary: "A live user_prompt, tool_call or tool_update is not delivered twice with the same seq on one connection (a client deduplicates it, so it is a wasteful duplicate, not a different event)."}
-	mtReplayMismatch = Rule{ID: "mitto.replay-mismatch", Severity: Error, Dialect: "mitto",
-		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields; §Event Types in load_events; §load_events Parameters",
+	mtReplayMismatch = Rule{ID: "mitto.replay-mismatch", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
+		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields; §Event Types in load_events; interpretation: the spec numbers events per session but never says that two deliveries of one seq (live copies on different connections, stored copies in different events_loaded, or a live and a stored copy) carry the same content",
+		Quote:   mtQuoteSeq,
 		Summary: "Every delivery of one seq is the same event: the same type everywhere, the same stored event in every events_loaded, and the same data (less max_seq, is_prompting, is_mine) in every live user_prompt, tool_call and tool_update."}
-	mtMaxSeq = Rule{ID: "mitto.max-seq", Severity: Error, Dialect: "mitto",
+	mtMaxSeq = Rule{ID: "mitto.max-seq", Severity: Error, Evidence: Stated, Dialect: "mitto",
 		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields: max_seq is the highest sequence number the server has for this session",
+		Quote:   mtQuoteMaxSeq,
 		Summary: "In one message, max_seq is at least every seq the message carries: data.seq of a live event; last_seq and every event seq of events_loaded."}
-	mtMaxSeqRegress = Rule{ID: "mitto.max-seq-regress", Severity: Warning, Dialect: "mitto",
+	mtMaxSeqRegress = Rule{ID: "mitto.max-seq-regress", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
 		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields: max_seq enables immediate gap detection; interpretation: max_seq is a snapshot taken when the message is built",
+		Quote:   mtQuoteMaxSeq,
 		Summary: "On a connection, max_seq (live events, prompt_complete, events_loaded, keepalive_ack) is not lower than a seq or a max_seq the connection already received."}
-	mtLoadedOrder = Rule{ID: "mitto.events-loaded-order", Severity: Error, Dialect: "mitto",
-		Spec:    "mitto.md §Event Types in load_events; §Key Field Descriptions / Sequence Number Fields",
+	mtLoadedOrder = Rule{ID: "mitto.events-loaded-order", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
+		Spec:    "mitto.md §Event Types in load_events; §Key Field Descriptions / Sequence Number Fields; interpretation: the spec says events_loaded \"contains an array of events\" but not in which order",
 		Summary: "events_loaded.events are sorted by seq ascending without a repeated seq (adjacent chunks of one agent_message or agent_thought may share it)."}
-	mtLoadedBounds = Rule{ID: "mitto.events-loaded-bounds", Severity: Error, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: events_loaded {events, has_more, first_seq, last_seq, …}",
+	mtLoadedBounds = Rule{ID: "mitto.events-loaded-bounds", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
+		Spec:    "mitto.md §Backend → Frontend Messages: events_loaded {events, has_more, first_seq, last_seq, …}; interpretation: the spec names first_seq and last_seq but does not describe them",
 		Summary: "When events_loaded.events is not empty, first_seq is the seq of its first event and last_seq the seq of its last."}
-	mtLoadedLimit = Rule{ID: "mitto.events-loaded-limit", Severity: Error, Dialect: "mitto",
+	mtLoadedLimit = Rule{ID: "mitto.events-loaded-limit", Severity: Error, Evidence: Stated, Dialect: "mitto",
 		Spec:    "mitto.md §load_events Parameters: limit, maximum events to return (default: 50, max: 500)",
+		Quote:   mtQuoteLimit,
 		Summary: "An events_loaded answering an initial load or a before_seq page holds at most the requested limit of events (50 when none was given, never more than 500)."}
-	mtLoadedSyncLimit = Rule{ID: "mitto.events-loaded-sync-limit", Severity: Warning, Dialect: "mitto",
+	mtLoadedSyncLimit = Rule{ID: "mitto.events-loaded-sync-limit", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
 		Spec:    "mitto.md §load_events Parameters: limit (default: 50, max: 500); interpretation: the linked synchronization.md sync returns every event after after_seq, so whether limit binds a sync is unclear",
+		Quote:   mtQuoteLimit,
 		Summary: "An events_loaded answering an after_seq sync holds at most the requested limit of events (50 when none was given, never more than 500)."}
-	mtLoadedRange = Rule{ID: "mitto.events-loaded-range", Severity: Error, Dialect: "mitto",
+	mtLoadedRange = Rule{ID: "mitto.events-loaded-range", Severity: Error, Evidence: Stated, Dialect: "mitto",
 		Spec:    "mitto.md §load_events Parameters: before_seq loads events with seq < before_seq, after_seq events with seq > after_seq",
+		Quote:   mtQuoteRange,
 		Summary: "The events_loaded answering load_events{before_seq} holds only events with seq < before_seq; the one answering load_events{after_seq} only events with seq > after_seq, unless after_seq exceeds the answer's max_seq (a stale client, which the server answers with an initial load)."}
-	mtLoadedHasMore = Rule{ID: "mitto.events-loaded-has-more", Severity: Warning, Dialect: "mitto",
+	mtLoadedHasMore = Rule{ID: "mitto.events-loaded-has-more", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
 		Spec:    "mitto.md §Backend → Frontend Messages: events_loaded {has_more, total_count}; interpretation: total_count counts the events of the session",
 		Summary: "events_loaded.has_more is false when total_count is not larger than the number of events returned (the answer already holds every event of the session)."}
-	mtLoadExclusive = Rule{ID: "mitto.load-events-exclusive", Severity: Error, Dialect: "mitto",
+	mtLoadExclusive = Rule{ID: "mitto.load-events-exclusive", Severity: Error, Evidence: Stated, Dialect: "mitto",
 		Spec:    "mitto.md §load_events Parameters: before_seq and after_seq are mutually exclusive",
+		Quote:   mtQuoteExclude,
 		Summary: "A load_events carries before_seq or after_seq, never both."}
-	mtLoadLimit = Rule{ID: "mitto.load-events-limit", Severity: Error, Dialect: "mitto",
+	mtLoadLimit = Rule{ID: "mitto.load-events-limit", Severity: Error, Evidence: Stated, Dialect: "mitto",
 		Spec:    "mitto.md §load_events Parameters: limit (default: 50, max: 500)",
+		Quote:   mtQuoteLimit,
 		Summary: "A load_events limit is at most 500."}
-	mtAnswer = Rule{ID: "mitto.ui-prompt-answer", Severity: Error, Dialect: "mitto",
-		Spec:    "mitto.md §Unified UI Prompt System: ui_prompt_answer Message Format; Option Properties (id is returned in response); §Frontend → Backend Messages: permission_answer",
-		Summary: "ui_prompt_answer and permission_answer name a request_id that a ui_prompt or permission announced in the session, and a ui_prompt_answer's option_id is one of that prompt's option ids."}
-	mtAnswerLate = Rule{ID: "mitto.ui-prompt-answer-late", Severity: Warning, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: ui_prompt_dismiss dismisses the active UI prompt (timeout/cancel)",
+	mtAnswer = Rule{ID: "mitto.ui-prompt-answer", Severity: Error, Evidence: Stated, Dialect: "mitto",
+		Spec:    "mitto.md §Unified UI Prompt System: Option Properties (id is the identifier returned in response); ui_prompt_answer Message Format",
+		Quote:   mtQuoteOption,
+		Summary: "A ui_prompt_answer's option_id is one of the option ids of the prompt its request_id names (unless it carries free_text, an extension for free-form input)."}
+	mtAnswerUnknown = Rule{ID: "mitto.ui-prompt-answer-unknown", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
+		Spec:    "mitto.md §Frontend → Backend Messages: ui_prompt_answer \"Respond to UI prompt\", permission_answer; interpretation: the spec does not say what an answer naming no announced prompt is",
+		Summary: "ui_prompt_answer and permission_answer name a request_id that a ui_prompt or permission announced in the session."}
+	mtAnswerLate = Rule{ID: "mitto.ui-prompt-answer-late", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
+		Spec:    "mitto.md §Backend → Frontend Messages: ui_prompt_dismiss dismisses the active UI prompt (timeout/cancel); interpretation",
 		Summary: "An answer names a prompt that is still open, neither dismissed nor answered already by this or another client (a warning: the answer may have crossed the dismiss or another client's answer)."}
-	mtDismissUnknown = Rule{ID: "mitto.dismiss-unknown", Severity: Warning, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: ui_prompt_dismiss {request_id}",
+	mtDismissUnknown = Rule{ID: "mitto.dismiss-unknown", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
+		Spec:    "mitto.md §Backend → Frontend Messages: ui_prompt_dismiss {request_id}; interpretation: the spec does not say a dismiss names an announced prompt",
 		Summary: "ui_prompt_dismiss names a request_id that a ui_prompt or permission announced in the session."}
-	mtPromptReceived = Rule{ID: "mitto.prompt-received", Severity: Warning, Dialect: "mitto",
+	mtPromptReceived = Rule{ID: "mitto.prompt-received", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
 		Spec:    "mitto.md §Backend → Frontend Messages: prompt_received {prompt_id}, ACK that a prompt was received and persisted; interpretation: it acknowledges a prompt that a client of the session sent",
 		Summary: "prompt_received names the prompt_id of a prompt that a client of the session sent."}
-	mtIsMine = Rule{ID: "mitto.is-mine", Severity: Error, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: user_prompt {sender_id, prompt_id, is_mine} broadcast to all clients; connected {client_id}",
+	mtIsMine = Rule{ID: "mitto.is-mine", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
+		Spec:    "mitto.md §Backend → Frontend Messages: user_prompt {sender_id, prompt_id, is_mine} broadcast to all clients; connected {client_id}; interpretation: the spec names is_mine but does not define it",
 		Summary: "user_prompt.is_mine is not true on a connection that never sent that prompt_id and whose client_id is not the sender_id, and not false on the connection that sent it when sender_id is its client_id."}
+	mtUnlisted = Rule{ID: "mitto.value-unlisted", Severity: Warning, Evidence: Shown, Dialect: "mitto",
+		Spec: "mitto.md §Unified UI Prompt System / Prompt Types and Option Properties; §Key Field Descriptions / Keepalive Fields; §Event Types in load_events: " +
+			"tables and descriptions that list values without closing the type",
+		Quote: "Prompt Types: yes_no \"Two-button yes/no question\", options_buttons \"Multiple choice buttons (max 4)\", select \"Dropdown selection (max 10 options)\", permission, action_buttons; " +
+			"Option Properties: \"| `style` | string | Visual style: primary, secondary, success, danger |\"; Keepalive Fields: \"| `status` | string | Session status (`active`, `completed`, `error`) |\"; " +
+			"Event Types in load_events: \"Each event has a `type` field\": user_prompt, agent_message, agent_thought, tool_call, tool_update, file_read, file_write, plan",
+		Summary: "A value the spec's tables list: ui_prompt.prompt_type, the number of options its prompt type allows (yes_no two, options_buttons 4, select 10), an option's style, keepalive_ack.status and a stored event's type. The spec lists these values in prose and tables without closing the type, so another value is a warning; reported once per member and value in a session."}
 )
 
 var _ = registerRuleSet("mitto", func(o Options) ruleSet { return newMitto(o) })
 
 var _ = register(mtSeqOrder, mtSeqOrderPrompt, mtSeqDuplicate, mtReplayMismatch, mtMaxSeq, mtMaxSeqRegress,
 	mtLoadedOrder, mtLoadedBounds, mtLoadedLimit, mtLoadedSyncLimit, mtLoadedRange, mtLoadedHasMore,
-	mtLoadExclusive, mtLoadLimit, mtAnswer, mtAnswerLate, mtDismissUnknown, mtPromptReceived, mtIsMine)
+	mtLoadExclusive, mtLoadLimit, mtAnswer, mtAnswerUnknown, mtAnswerLate, mtDismissUnknown, mtPromptReceived, mtIsMine,
+	mtUnlisted)
 
 const (
 	mtDefaultLimit = 50  // §load_events Parameters: default: 50
@@ -111,6 +144,8 @@ type mitto struct {
 	sent    *recent[bool]   // prompt_ids sent by any client of the session
 	sentAny bool            // some prompt carried no readable prompt_id
 	conns   map[string]*mtConn
+	// unlisted holds the member+value pairs value-unlisted already reported.
+	unlisted *recent[bool]
 }
 
 // mtAsk is an announced ui_prompt or permission.
@@ -167,6 +202,8 @@ func newMitto(opts Options) *mitto {
 		asks:   newRecent[*mtAsk](w),
 		sent:   newRecent[bool](w),
 		conns:  map[string]*mtConn{},
+
+		unlisted: newRecent[bool](w),
 	}
 }
 
@@ -220,11 +257,20 @@ func (r *mitto) server(c *mtConn, m *message, data map[string]any) []Finding {
 		return r.liveEvent(c, m, data)
 	case "events_loaded":
 		return r.eventsLoaded(c, m, data)
-	case "prompt_complete", "keepalive_ack":
+	case "prompt_complete":
 		if max, ok := jsonx.Int64(data["max_seq"]); ok {
 			return r.regress(c, m, max)
 		}
-	case "ui_prompt", "permission":
+	case "keepalive_ack":
+		out := r.unlistedValue(m, "/data/status", data["status"], mtStatuses, "Keepalive Fields")
+		if max, ok := jsonx.Int64(data["max_seq"]); ok {
+			out = append(out, r.regress(c, m, max)...)
+		}
+		return out
+	case "ui_prompt":
+		r.announce(m, data)
+		return r.uiPromptValues(m, data)
+	case "permission":
 		r.announce(m, data)
 	case "ui_prompt_dismiss":
 		return r.dismiss(m, data)
@@ -403,6 +449,11 @@ func (r *mitto) eventsLoaded(c *mtConn, m *message, data map[string]any) []Findi
 	out = append(out, r.pair(c, m, data, evs)...)
 	out = append(out, r.loadedHasMore(m, data, len(list))...)
 	out = append(out, r.sameStored(m, evs)...)
+	for _, e := range evs {
+		if e.typ != "" {
+			out = append(out, r.unlistedValue(m, fmt.Sprintf("/data/events/%d/type", e.idx), e.typ, mtEventTypes, "Event Types in load_events")...)
+		}
+	}
 	for _, e := range evs {
 		if e.hasSeq && e.seq > 0 {
 			c.noteSeq(e.seq)
@@ -680,7 +731,7 @@ func (r *mitto) answer(m *message, data map[string]any) []Finding {
 		if r.asks.evicted {
 			return nil
 		}
-		fd := mtAnswer.fire(m, "%s for request_id %q, which no ui_prompt or permission announced", m.Type, id)
+		fd := mtAnswerUnknown.fire(m, "%s for request_id %q, which no ui_prompt or permission announced", m.Type, id)
 		fd.Pointer, fd.Actual = "/data/request_id", strconv.Quote(id)
 		fd.Expected = "one of the open request_ids: " + orNone(r.openAsks())
 		return []Finding{fd}
@@ -773,4 +824,60 @@ func (r *mitto) isMine(c *mtConn, m *message, data map[string]any) []Finding {
 		return []Finding{fd}
 	}
 	return nil
+}
+
+// --- values the spec's tables list ---------------------------------------------
+
+// The values the spec's tables list; the tables do not close the types, so
+// another value is a value-unlisted warning, not a schema error.
+var (
+	mtPromptTypes = []string{"yes_no", "options_buttons", "select", "permission", "action_buttons"}
+	mtStyles      = []string{"primary", "secondary", "success", "danger"}
+	mtStatuses    = []string{"active", "completed", "error"}
+	mtEventTypes  = []string{"user_prompt", "agent_message", "agent_thought", "tool_call", "tool_update", "file_read", "file_write", "plan"}
+	// mtMaxOptions: "Two-button yes/no question", "(max 4)", "(max 10 options)".
+	mtMaxOptions = map[string]int{"yes_no": 2, "options_buttons": 4, "select": 10}
+)
+
+// unlistedValue reports a string value outside the values a table lists,
+// once per member and value in a session. A value that is not a string is
+// the schema's business.
+func (r *mitto) unlistedValue(m *message, ptr string, v any, listed []string, table string) []Finding {
+	s, ok := v.(string)
+	if !ok || contains(listed, s) {
+		return nil
+	}
+	key := m.Type + "\x00" + dialect.GenericPointer(ptr) + "\x00" + s
+	if _, seen := r.unlisted.get(key); seen {
+		return nil
+	}
+	r.unlisted.put(key, true)
+	fd := mtUnlisted.fire(m, "%s: %s is %q, a value the spec's %s table does not list", m.Type, ptr, s, table)
+	fd.Pointer, fd.Expected, fd.Actual = ptr, "one of "+orNone(listed), strconv.Quote(s)
+	return []Finding{fd}
+}
+
+// uiPromptValues judges a ui_prompt's prompt_type, option count and option
+// styles against the Prompt Types and Option Properties tables.
+func (r *mitto) uiPromptValues(m *message, data map[string]any) []Finding {
+	out := r.unlistedValue(m, "/data/prompt_type", data["prompt_type"], mtPromptTypes, "Prompt Types")
+	opts, _ := data["options"].([]any)
+	for i, o := range opts {
+		if st, ok := jsonx.FieldOr(o, "style").(string); ok {
+			out = append(out, r.unlistedValue(m, fmt.Sprintf("/data/options/%d/style", i), st, mtStyles, "Option Properties")...)
+		}
+	}
+	pt, _ := data["prompt_type"].(string)
+	max, ok := mtMaxOptions[pt]
+	if !ok || len(opts) <= max {
+		return out
+	}
+	key := m.Type + "\x00/data/options\x00" + pt
+	if _, seen := r.unlisted.get(key); seen {
+		return out
+	}
+	r.unlisted.put(key, true)
+	fd := mtUnlisted.fire(m, "%s: a %s prompt with %d options; the spec's Prompt Types table allows %d", m.Type, pt, len(opts), max)
+	fd.Pointer, fd.Expected, fd.Actual = "/data/options", fmt.Sprintf("at most %d options", max), fmt.Sprintf("%d options", len(opts))
+	return append(out, fd)
 }

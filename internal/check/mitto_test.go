@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -225,7 +226,7 @@ func TestMittoRules(t *testing.T) {
 		{name: "limit of 500 is allowed", steps: []step{c2s("A", mtLoadReq(`"limit":500`))}},
 
 		// UI prompts
-		{name: "answer to an unknown prompt", want: []string{"mitto.ui-prompt-answer"}, steps: []step{
+		{name: "answer to an unknown prompt", want: []string{"mitto.ui-prompt-answer-unknown"}, steps: []step{
 			c2s("A", mtAnswerYes)}},
 		{name: "answer with an unknown option", want: []string{"mitto.ui-prompt-answer"}, steps: []step{
 			s2c("A", mtAsk1), c2s("A", `{"type":"ui_prompt_answer","data":{"request_id":"q1","option_id":"maybe","label":"Maybe"}}`)}},
@@ -233,7 +234,7 @@ func TestMittoRules(t *testing.T) {
 			s2c("A", mtAsk1), c2s("A", `{"type":"ui_prompt_answer","data":{"request_id":"q1","option_id":"other","label":"Other","free_text":"only the tests"}}`)}},
 		{name: "permission answered through ui_prompt_answer", steps: []step{
 			s2c("A", mtPerm1), c2s("A", `{"type":"ui_prompt_answer","data":{"request_id":"perm-1","option_id":"allow_once","label":"Allow"}}`)}},
-		{name: "legacy answer to an unknown permission", want: []string{"mitto.ui-prompt-answer"}, steps: []step{
+		{name: "legacy answer to an unknown permission", want: []string{"mitto.ui-prompt-answer-unknown"}, steps: []step{
 			c2s("A", `{"type":"permission_answer","data":{"request_id":"perm-9","approved":false}}`)}},
 		{name: "answer crossing a dismiss", want: []string{"mitto.ui-prompt-answer-late"}, steps: []step{
 			s2c("A", mtAsk1), s2c("A", mtDismiss1), c2s("A", mtAnswerYes)}},
@@ -243,6 +244,28 @@ func TestMittoRules(t *testing.T) {
 			s2c("A", mtAsk1), s2c("A", mtDismiss1), s2c("A2", mtAsk1), c2s("A2", mtAnswerYes)}},
 		{name: "dismiss of an unknown prompt", want: []string{"mitto.dismiss-unknown"}, steps: []step{
 			s2c("A", mtDismiss1)}},
+
+		{name: "answer to a prompt announced on another connection", steps: []step{
+			s2c("A", mtAsk1), c2s("B", mtAnswerYes)}},
+
+		// values the spec's tables list without closing the type
+		{name: "prompt type the table does not list", want: []string{"mitto.value-unlisted"}, steps: []step{
+			s2c("A", `{"type":"ui_prompt","data":{"request_id":"tb","prompt_type":"textbox","question":"Edit","options":[],"blocking":true}}`)}},
+		{name: "more options than the prompt type allows", want: []string{"mitto.value-unlisted"}, steps: []step{
+			s2c("A", `{"type":"ui_prompt","data":{"request_id":"ob","prompt_type":"options_buttons","question":"Pick","options":[{"id":"1","label":"1"},{"id":"2","label":"2"},{"id":"3","label":"3"},{"id":"4","label":"4"},{"id":"5","label":"5"}],"blocking":true}}`)}},
+		{name: "three options on a two-button question", want: []string{"mitto.value-unlisted"}, steps: []step{
+			s2c("A", strings.Replace(mtAsk1, `]`, `,{"id":"maybe","label":"Maybe"}]`, 1))}},
+		{name: "option style the table does not list", want: []string{"mitto.value-unlisted"}, steps: []step{
+			s2c("A", strings.Replace(mtAsk1, `"label":"Yes"`, `"label":"Yes","style":"warning"`, 1))}},
+		{name: "listed prompt types, counts and styles", steps: []step{
+			s2c("A", strings.Replace(mtAsk1, `"label":"Yes"`, `"label":"Yes","style":"success"`, 1)),
+			s2c("A", `{"type":"ui_prompt","data":{"request_id":"s","prompt_type":"select","question":"Pick","options":[{"id":"1","label":"1"},{"id":"2","label":"2"},{"id":"3","label":"3"},{"id":"4","label":"4"},{"id":"5","label":"5"},{"id":"6","label":"6"},{"id":"7","label":"7"},{"id":"8","label":"8"},{"id":"9","label":"9"},{"id":"10","label":"10"}],"blocking":true}}`),
+			s2c("A", `{"type":"ui_prompt","data":{"request_id":"h","prompt_type":"action_buttons","question":"Next","options":[{"id":"1","label":"1"},{"id":"2","label":"2"},{"id":"3","label":"3"},{"id":"4","label":"4"},{"id":"5","label":"5"}],"blocking":false}}`)}},
+		{name: "keepalive_ack status the table does not list", want: []string{"mitto.value-unlisted"}, steps: []step{
+			c2s("A", mtKeepalive), s2c("A", strings.Replace(mtAck(0), `"active"`, `"archived"`, 1))}},
+		{name: "stored event type the table does not list", want: []string{"mitto.value-unlisted"}, steps: []step{
+			c2s("A", mtLoadReq(``)),
+			s2c("A", `{"type":"events_loaded","data":{"events":[{"type":"session_start","seq":1,"data":{}},{"type":"tool_call_update","seq":2,"data":{"id":"t1"}}],"has_more":false,"first_seq":1,"last_seq":2,"max_seq":2,"total_count":2,"prepend":false,"is_prompting":false}}`)}},
 
 		// prompts and ownership
 		{name: "prompt_received for a prompt nobody sent", want: []string{"mitto.prompt-received"}, steps: []step{
@@ -262,6 +285,93 @@ func TestMittoRules(t *testing.T) {
 		{name: "prompt from outside the websocket", steps: then(mtHistory,
 			s2c("A", mtUserPrompt(5, 5, "loop-runner", "p9", false)), s2c("B", mtUserPrompt(5, 5, "loop-runner", "p9", false)))},
 	})
+}
+
+// TestMittoEvidence pins the audit of the mitto rules against mitto.md
+// (issue #11): what the spec states is an error with its words quoted;
+// what we read into its silence is a warning at most.
+func TestMittoEvidence(t *testing.T) {
+	t.Parallel()
+	want := map[string]Evidence{
+		"mitto.seq-order": Stated, "mitto.max-seq": Stated, "mitto.events-loaded-limit": Stated,
+		"mitto.events-loaded-range": Stated, "mitto.load-events-exclusive": Stated, "mitto.load-events-limit": Stated,
+		"mitto.ui-prompt-answer": Stated,
+		"mitto.seq-order-prompt": Interpretation, "mitto.seq-duplicate": Interpretation, "mitto.replay-mismatch": Interpretation,
+		"mitto.max-seq-regress": Interpretation, "mitto.events-loaded-order": Interpretation, "mitto.events-loaded-bounds": Interpretation,
+		"mitto.events-loaded-sync-limit": Interpretation, "mitto.events-loaded-has-more": Interpretation,
+		"mitto.ui-prompt-answer-unknown": Interpretation, "mitto.ui-prompt-answer-late": Interpretation,
+		"mitto.dismiss-unknown": Interpretation, "mitto.prompt-received": Interpretation, "mitto.is-mine": Interpretation,
+		"mitto.value-unlisted": Shown,
+	}
+	n := 0
+	for _, r := range Rules("mitto") {
+		if r.Dialect != "mitto" || strings.Contains(r.ID, ".ambiguous.") {
+			continue
+		}
+		n++
+		ev, ok := want[r.ID]
+		switch {
+		case !ok:
+			t.Errorf("rule %s is not in the audit table", r.ID)
+		case r.Evidence != ev:
+			t.Errorf("rule %s: evidence %s, want %s", r.ID, r.Evidence, ev)
+		case ev == Stated && (r.Severity != Error || !strings.Contains(r.Quote, "mitto.md §")):
+			t.Errorf("rule %s: a stated rule is an error quoting mitto.md, got %s %q", r.ID, r.Severity, r.Quote)
+		case ev != Stated && r.Severity != Warning:
+			t.Errorf("rule %s: %s evidence makes a warning, got %s", r.ID, ev, r.Severity)
+		}
+	}
+	if n != len(want) {
+		t.Errorf("%d mitto rules, the audit table has %d", n, len(want))
+	}
+}
+
+// TestMittoValueUnlistedOnce: a value the tables do not list is one reading,
+// reported once per member and value in a session, not on every frame.
+func TestMittoValueUnlistedOnce(t *testing.T) {
+	t.Parallel()
+	ack := func(status string) step {
+		return s2c("A", strings.Replace(mtAck(0), `"active"`, strconv.Quote(status), 1))
+	}
+	fs := feed(t, "mitto", []step{ack("archived"), ack("archived"), ack("paused"), ack("archived")})
+	var got []string
+	for _, f := range fs {
+		if f.Rule == "mitto.value-unlisted" {
+			got = append(got, f.Actual)
+			if f.Severity != Warning || f.Pointer != "/data/status" || f.Evidence != Shown {
+				t.Errorf("finding %+v: want a shown warning at /data/status", f)
+			}
+		}
+	}
+	if fmt.Sprint(got) != `["archived" "paused"]` {
+		t.Errorf("value-unlisted reported %v, want archived and paused once each", got)
+	}
+}
+
+// TestMittoRealServerShapes feeds shapes a real mitto server sends that the
+// spec does not forbid: undocumented types and members, null in members the
+// spec does not list, stored event types beyond the table, ids that are not
+// strings. None of them is an error.
+func TestMittoRealServerShapes(t *testing.T) {
+	t.Parallel()
+	fs := feed(t, "mitto", []step{
+		s2c("A", `{"type":"connected","data":{"session_id":"s","client_id":"cA","acp_server":"claude-code","is_running":true,"is_attached":true,"queue_config":{"enabled":true}}}`),
+		s2c("A", `{"type":"acp_started","data":{"session_id":"s"}}`),
+		c2s("A", mtLoadReq(`"limit":50`)),
+		s2c("A", `{"type":"events_loaded","data":{"events":[{"seq":1,"type":"session_start","timestamp":"t","data":{}},{"seq":2,"type":"user_prompt","timestamp":"t","data":{"message":"hi"}}],"has_more":false,"first_seq":1,"last_seq":2,"max_seq":2,"total_count":2,"prepend":false,"is_running":true,"is_prompting":false}}`),
+		s2c("A", `{"type":"user_prompt","data":{"seq":3,"max_seq":3,"session_id":"s","sender_id":"cA","prompt_id":7,"message":"go","image_ids":null,"file_ids":null,"is_mine":true,"is_prompting":true}}`),
+		s2c("A", `{"type":"keepalive_ack","data":{"client_time":1,"server_time":2,"max_seq":3,"server_max_seq":3,"is_prompting":true,"is_running":true,"queue_length":0,"status":"active","processor_count":0}}`),
+	})
+	for _, f := range fs {
+		if f.Severity >= Error {
+			t.Errorf("unexpected error %s", f)
+		}
+	}
+	f := findOne(t, fs, "mitto.value-unlisted")
+	if f.Pointer != "/data/events/0/type" || f.Actual != `"session_start"` {
+		t.Errorf("value-unlisted at %q for %s, want /data/events/0/type for session_start", f.Pointer, f.Actual)
+	}
+	findOne(t, fs, "frame.type-undocumented")
 }
 
 func TestMittoFindingDetails(t *testing.T) {
@@ -301,7 +411,7 @@ func TestMittoFindingDetails(t *testing.T) {
 		{name: "answer option", rule: "mitto.ui-prompt-answer",
 			steps:   []step{s2c("A", mtAsk1), c2s("A", `{"type":"ui_prompt_answer","data":{"request_id":"q1","option_id":"maybe","label":"Maybe"}}`)},
 			pointer: "/data/option_id", exp: "one of yes; no", act: `"maybe"`},
-		{name: "answer unknown", rule: "mitto.ui-prompt-answer",
+		{name: "answer unknown", rule: "mitto.ui-prompt-answer-unknown",
 			steps:   []step{s2c("A", mtAsk1), c2s("A", `{"type":"ui_prompt_answer","data":{"request_id":"q7","option_id":"yes","label":"Yes"}}`)},
 			pointer: "/data/request_id", exp: "one of the open request_ids: q1", act: `"q7"`},
 		{name: "late answer", rule: "mitto.ui-prompt-answer-late",

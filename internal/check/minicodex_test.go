@@ -160,3 +160,160 @@ func TestCloseFrames(t *testing.T) {
 			c2s("c1", mcHello), s2c("c1", mcWelcome), s2c("c1", mcText("hel", 2)))},
 	})
 }
+
+// TestMinicodexEvidence pins each rule's evidence and severity (DESIGN.md,
+// the evidence policy): only what the spec states fails a peer.
+func TestMinicodexEvidence(t *testing.T) {
+	t.Parallel()
+	want := map[string]struct {
+		ev  Evidence
+		sev Severity
+	}{
+		"minicodex.event-id-order":        {Stated, Error},
+		"minicodex.replay-mismatch":       {Stated, Error},
+		"minicodex.replay-gap":            {Stated, Error},
+		"minicodex.replay-duplicate":      {Stated, Error},
+		"minicodex.resume-unseen":         {Stated, Error},
+		"minicodex.handshake-first":       {Shown, Warning},
+		"minicodex.approve-unknown-call":  {Shown, Warning},
+		"minicodex.approve-not-pending":   {Shown, Warning},
+		"minicodex.abort-not-running":     {Shown, Warning},
+		"minicodex.decision-unknown-call": {Shown, Warning},
+	}
+	n := 0
+	for _, r := range Rules("minicodex") {
+		if r.Dialect != "minicodex" || strings.Contains(r.ID, ".ambiguous.") {
+			continue
+		}
+		n++
+		w, ok := want[r.ID]
+		switch {
+		case !ok:
+			t.Errorf("rule %s has no pinned evidence", r.ID)
+		case r.Evidence != w.ev || r.Severity != w.sev:
+			t.Errorf("rule %s: %s %s, want %s %s", r.ID, r.Evidence, r.Severity, w.ev, w.sev)
+		}
+		if strings.TrimSpace(r.Quote) == "" {
+			t.Errorf("rule %s quotes nothing", r.ID)
+		}
+	}
+	if n != len(want) {
+		t.Errorf("minicodex declares %d rules, want %d", n, len(want))
+	}
+	// Every ambiguity quotes the passages that contradict each other.
+	for _, r := range Rules("minicodex") {
+		if strings.Contains(r.ID, ".ambiguous.") && strings.TrimSpace(r.Quote) == "" {
+			t.Errorf("ambiguity %s quotes nothing", r.ID)
+		}
+	}
+}
+
+// TestMinicodexDowngraded: the rules the spec only shows fire as warnings
+// that carry their evidence and quote, and stay quiet on the path the spec
+// shows.
+func TestMinicodexDowngraded(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, rule string
+		steps      []step
+	}{
+		{"approve of a call never announced", "minicodex.approve-unknown-call", []step{
+			c2s("c1", mcHello), c2s("c1", `{"type":"approve","call_id":"made-up"}`)}},
+		{"decision for a call never pending (an auto-approved tool, say)", "minicodex.decision-unknown-call", []step{
+			c2s("c1", mcHello), s2c("c1", `{"type":"approval_decision","call_id":"auto_1","decision":"approve","event_id":1}`)}},
+		{"first message is a ping", "minicodex.handshake-first", []step{c2s("c1", `{"type":"ping"}`)}},
+		{"abort with no run", "minicodex.abort-not-running", []step{
+			c2s("c1", mcHello), s2c("c1", mcWelcome), c2s("c1", `{"type":"abort"}`)}},
+		{"approve of a decided call", "minicodex.approve-not-pending", []step{
+			c2s("c1", mcHello),
+			s2c("c1", `{"type":"approval_pending","call_id":"c1","tool_key":"t","event_id":1}`),
+			s2c("c1", `{"type":"approval_decision","call_id":"c1","decision":"approve","event_id":2}`),
+			c2s("c1", `{"type":"deny","call_id":"c1"}`)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := findOne(t, feed(t, "minicodex", tc.steps), tc.rule)
+			if f.Severity != Warning || f.Evidence != Shown || f.Quote == "" {
+				t.Errorf("%s: severity %s evidence %s quote %q, want a shown warning with a quote", tc.rule, f.Severity, f.Evidence, f.Quote)
+			}
+		})
+	}
+	runRuleCases(t, "minicodex", []ruleCase{
+		{name: "the approval path the spec shows", steps: []step{
+			c2s("c1", mcHello), s2c("c1", mcWelcome), c2s("c1", `{"type":"send","text":"ls"}`),
+			s2c("c1", mcStatus("running", 1)),
+			s2c("c1", `{"type":"approval_pending","call_id":"call_7","tool_key":"server_tool","event_id":2}`),
+			c2s("c1", `{"type":"deny","call_id":"call_7"}`),
+			s2c("c1", `{"type":"approval_decision","call_id":"call_7","decision":"deny_continue","event_id":3}`),
+			c2s("c1", `{"type":"abort"}`)}},
+		{name: "resume is a handshake too", steps: then(mcThree, c2s("c2", mcResume(3)), c2s("c2", `{"type":"ping"}`))},
+	})
+}
+
+// TestMinicodexResumeInstructedSnapshot: a server whose window cannot
+// cover the resume "instructs client to fetch full snapshot via
+// get_snapshot"; the live events that follow are not a replay with a gap,
+// until the snapshot restarts the replay from its event_id.
+func TestMinicodexResumeInstructedSnapshot(t *testing.T) {
+	t.Parallel()
+	const tooFar = `{"type":"error","code":"REPLAY_WINDOW_EXCEEDED","message":"fetch a snapshot"}`
+	snap := func(eid int) string {
+		return fmt.Sprintf(`{"type":"snapshot","v":"1.0.0","session_state":{"session_id":"s1","version":"1.0.0"},"run_state":null,"transcript":[],"event_id":%d}`, eid)
+	}
+	runRuleCases(t, "minicodex", []ruleCase{
+		{name: "without the instruction a live event after the resume skips the delta", want: []string{"minicodex.replay-gap"},
+			steps: then(mcThree, c2s("c2", mcResume(1)), s2c("c2", mcText("!", 4)))},
+		{name: "an error answering the resume: live events are not judged as a replay", steps: then(mcThree,
+			c2s("c2", mcResume(1)), s2c("c2", tooFar), s2c("c2", mcText("!", 4)),
+			c2s("c2", `{"type":"get_snapshot"}`), s2c("c2", snap(4)), s2c("c2", mcText("?", 5)))},
+		{name: "after the snapshot the replay is judged again", want: []string{"minicodex.replay-gap"}, steps: then(mcThree,
+			c2s("c2", mcResume(1)), s2c("c2", tooFar),
+			c2s("c2", `{"type":"get_snapshot"}`), s2c("c2", snap(2)), s2c("c2", mcText("!", 4)))},
+		{name: "an error after the replay started does not stop the judging", want: []string{"minicodex.replay-gap"}, steps: then(mcThree,
+			c2s("c2", mcResume(0)), s2c("c2", mcStatus("running", 1)), s2c("c2", tooFar), s2c("c2", mcText("lo", 3)))},
+	})
+}
+
+// TestMinicodexSchemaEvidence: a timestamp's type is stated, its RFC 3339
+// form is a contradiction between the prose and Pydantic (a warning); a
+// null in a member that may be absent is a warning once per session.
+func TestMinicodexSchemaEvidence(t *testing.T) {
+	t.Parallel()
+	naive := `{"type":"run_status","run_state":{"run_id":"3f1c2a9e-8b7d-4c6e-9f00-123456789abc","status":"running","started_at":"2026-11-21T10:00:00","pending_approvals":[]},"event_id":1,"ts":"2026-11-21T10:00:00.123456"}`
+	fs := feed(t, "minicodex", []step{c2s("c1", mcHello), s2c("c1", naive)})
+	f := findOne(t, fs, "minicodex.ambiguous.datetime-format")
+	if f.Severity != Warning || f.Quote == "" {
+		t.Errorf("datetime-format: severity %s quote %q, want a quoted warning", f.Severity, f.Quote)
+	}
+	for _, f := range fs {
+		if f.Severity == Error {
+			t.Errorf("a naive Pydantic datetime is an error: %s", f)
+		}
+	}
+	fs = feed(t, "minicodex", []step{
+		c2s("c1", mcHello),
+		c2s("c1", `{"type":"get_snapshot","include_transcript_window":null}`),
+		c2s("c1", `{"type":"get_snapshot","include_transcript_window":null}`),
+		c2s("c1", `{"type":"send","text":"x","client_msg_id":null}`),
+		c2s("c1", `{"type":"send","text":"x","ts":1763719200}`),
+	})
+	var nulls, errs int
+	for _, f := range fs {
+		switch {
+		case f.Rule == "schema.null-optional":
+			nulls++
+			if f.Pointer != "/include_transcript_window" || f.Severity != Warning {
+				t.Errorf("null-optional: %s at %s", f, f.Pointer)
+			}
+		case f.Severity == Error:
+			errs++
+			if f.Rule != "schema.violation" || f.Pointer != "/ts" || f.Evidence != Stated || !strings.Contains(f.Quote, "RFC3339") {
+				t.Errorf("unexpected error %s at %s (quote %q)", f, f.Pointer, f.Quote)
+			}
+		}
+	}
+	if nulls != 1 || errs != 1 {
+		t.Errorf("got %d null-optional and %d errors, want 1 and 1 (client_msg_id: str | None = None admits null): %v", nulls, errs, fs)
+	}
+}

@@ -271,7 +271,7 @@ func (p *page) tally() {
 			p.SevCounts[min(int(f.Severity), 2)]++
 		}
 		p.IgnoredN += len(it.Ignored)
-		bad := (it.Verdict == Failed || it.Verdict == Error) && (it.Sc == nil || it.Sc.Baselined == "")
+		bad := (it.Verdict == Failed || it.Verdict == Error || it.Verdict == Flaky) && (it.Sc == nil || it.Sc.Baselined == "")
 		it.Open = bad || len(p.Items) <= 3
 		if bad {
 			p.attend(it)
@@ -384,14 +384,14 @@ func lede(noun string, total int, count map[Verdict]int) string {
 	switch {
 	case total == 0:
 		return "Nothing was " + map[bool]string{true: "run", false: "seen"}[noun == "scenario"] + "."
-	case bad == 0 && count[NonStrict] == 0 && count[Skipped] == 0:
+	case bad == 0 && count[NonStrict] == 0 && count[Skipped] == 0 && count[Flaky] == 0 && count[Inconclusive] == 0:
 		if total == 1 {
 			return "The " + noun + " passed."
 		}
 		return fmt.Sprintf("All %d %ss passed.", total, noun)
 	}
 	var parts []string
-	for _, v := range []Verdict{Failed, Error, NonStrict, Skipped} {
+	for _, v := range []Verdict{Failed, Error, Flaky, NonStrict, Inconclusive, Skipped} {
 		if n := count[v]; n > 0 {
 			word := string(v)
 			if v == Error {
@@ -665,6 +665,10 @@ func verdictMark(v Verdict) string {
 		return "≈"
 	case Failed:
 		return "✗"
+	case Flaky:
+		return "≋"
+	case Inconclusive:
+		return "?"
 	case Skipped:
 		return "–"
 	case Error:

@@ -222,9 +222,15 @@ func (s *junitSuite) add(c *junitCase, v Verdict, reason, detail, baselined stri
 	case v == Failed:
 		s.Failures++
 		c.Failure = &junitProblem{Message: oneLine(reason), Type: "failed", Body: detail}
+	case v == Flaky: // runs disagreed: a failure CI should see, typed apart
+		s.Failures++
+		c.Failure = &junitProblem{Message: oneLine(reason), Type: "flaky", Body: detail}
 	case v == Error:
 		s.Errors++
 		c.Error = &junitProblem{Message: oneLine(reason), Type: "error", Body: detail}
+	case v == Inconclusive: // the target's environment could not do it
+		s.Skipped++
+		c.Skipped = &junitProblem{Message: "inconclusive: " + oneLine(reason), Body: detail}
 	case v == Skipped:
 		s.Skipped++
 		c.Skipped = &junitProblem{Message: oneLine(reason)}

@@ -189,7 +189,7 @@ func mdFailures(b *strings.Builder, r *Report) {
 	multi := len(r.Targets) > 1
 	idx := r.rootIndex()
 	for _, s := range r.Scenarios {
-		if (s.Verdict != Failed && s.Verdict != Error) || s.Baselined != "" {
+		if (s.Verdict != Failed && s.Verdict != Error && s.Verdict != Flaky) || s.Baselined != "" {
 			continue
 		}
 		k := -1

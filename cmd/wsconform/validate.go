@@ -36,11 +36,12 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs := newFlags("validate", "[flags] FILE...",
 		"Judges recordings (wsproxy --record, JSON Lines) and Chrome DevTools HAR files offline:\n"+
 			"every frame goes through the check engine, findings are printed with the rule,\n"+
-			"expected vs actual and the spec section. Exit 0 clean, 1 error findings,\n"+
-			"2 usage error, 3 unreadable input.", stdout)
+			"expected vs actual and the spec section. A line (or HAR message) that cannot be read\n"+
+			"is a recording.unreadable finding. Exit 0 clean, 1 error findings, 2 usage error,\n"+
+			"3 unreadable input or no frame in it.", stdout)
 	dialectName := fs.String("dialect", "auto", "dialect: "+fmt.Sprint(dialect.Names())+" or auto (from the recording header or the first frames)")
 	jsonPath := fs.String("json", "", "also write the findings as JSON to `FILE` (- for stdout)")
-	oneSession := fs.Bool("one-session", false, "judge all connections of a file as one logical session (reconnects in a HAR file)")
+	oneSession := fs.Bool("one-session", false, "judge all connections of a file as one logical session (by default a recording's sessions decide, and a HAR file's connections are tied by the dialect's session ids, as wsproxy does)")
 	maxFrame := fs.Int("max-frame", check.DefaultLimits.MaxFrameBytes, "largest frame in `BYTES` the checker validates; larger ones are reported, not judged")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	var rf reportFiles
@@ -92,10 +93,6 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		out.Files = append(out.Files, res)
 		printResult(p, res, &out.Counts)
-		if res.Frames == 0 && len(res.Problems) > 0 {
-			p.Fail("%s: no readable frame\n", path)
-			worst = max(worst, exitHarness)
-		}
 	}
 	if out.Counts.Errors > 0 {
 		worst = max(worst, exitFail)
@@ -153,10 +150,6 @@ func printResult(p *console.Printer, r validate.Result, total *console.Counts) {
 		p.Finding(f.Finding, where)
 		c.Add(f.Severity)
 		total.Add(f.Severity)
-	}
-	for _, pr := range r.Problems {
-		p.Warn("  ! skipped ")
-		p.Printf("%s\n", pr)
 	}
 	p.Dim("  %s\n\n", c)
 }
@@ -249,12 +242,6 @@ func (v *validateReport) add(path string, col *sessionCollector, res validate.Re
 		v.rep.Errors = append(v.rep.Errors, fmt.Sprintf("%s: %v", path, err))
 		return
 	}
-	if res.Frames == 0 && len(res.Problems) > 0 {
-		v.rep.Errors = append(v.rep.Errors, path+": no readable frame")
-	}
-	if n := len(res.Problems); n > 0 {
-		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("%s: %s skipped (the first: %s)", path, count(n, "malformed line"), res.Problems[0]))
-	}
 	if col != nil && col.b != nil {
 		v.rep.Sessions = append(v.rep.Sessions, col.b.Sessions()...)
 	}
@@ -310,6 +297,14 @@ func (c *sessionCollector) Line(l recording.Line) {
 }
 
 func (c *sessionCollector) Bound(conn, session string) { c.b.Bind(conn, session) }
+
+// unreadableSession holds, in the report, the findings on parts of a file
+// that could not be read: they belong to no session the file names.
+const unreadableSession = "unreadable"
+
+func (c *sessionCollector) Unreadable(f validate.Finding) {
+	c.b.Finding(unreadableSession, reports.Finding{Finding: f.Finding})
+}
 
 func (c *sessionCollector) Judged(session string, f wire.Frame, fs []validate.Finding) {
 	var typ, seq string

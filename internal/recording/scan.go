@@ -95,3 +95,12 @@ func isHAR(br *bufio.Reader) bool {
 	rest := bytes.TrimLeft(head[1:], " \t\r\n")
 	return bytes.HasPrefix(rest, []byte(`"log"`))
 }
+
+// Detect says whether r holds a HAR file or a JSONL recording, from its
+// first bytes (as Scan decides).
+func Detect(r io.Reader) Source {
+	if isHAR(bufio.NewReaderSize(r, 4096)) {
+		return SourceHAR
+	}
+	return SourceJSONL
+}

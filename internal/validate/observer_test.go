@@ -22,6 +22,7 @@ type seen struct {
 func (s *seen) Begin(d, reason string)     { s.begin = d + " (" + reason + ")" }
 func (s *seen) Line(l recording.Line)      { s.lines = append(s.lines, l.Kind+":"+l.Conn) }
 func (s *seen) Bound(conn, session string) { s.bound = append(s.bound, conn+"→"+session) }
+func (s *seen) Unreadable(f Finding)       { s.judged = append(s.judged, "unreadable!"+f.Rule) }
 func (s *seen) Judged(session string, f wire.Frame, fs []Finding) {
 	j := session + "/" + f.Conn
 	for _, x := range fs {

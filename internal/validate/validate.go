@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/wsconform/wsconform/internal/check"
@@ -18,9 +19,10 @@ type Options struct {
 	// Dialect is a dialect name, or "" / "auto" to detect it.
 	Dialect string
 	// OneSession judges every connection of a file as one logical session.
-	// By default a connection's recorded session decides, and a connection
-	// without one (HAR files) is a session of its own, so that two
-	// unrelated tabs are never compared with each other.
+	// By default a connection's recorded session decides; the connections
+	// of a HAR file, which records none, are tied into sessions by the
+	// dialect's sessionizer (internal/sessionize), the proxy's, so that a
+	// page refresh is one session and two unrelated tabs are two.
 	OneSession bool
 	Check      check.Options
 	// Observer, when set, sees what File reads and judges, for callers
@@ -36,8 +38,13 @@ type Observer interface {
 	// file is judged as and why.
 	Begin(dialect, reason string)
 	// Line is called for every readable line (header, open, session,
-	// frame, close, dialect), before it is judged.
+	// frame, close, dialect), before it is judged. For a HAR file these
+	// are the lines the reader makes of it, with the session lines of the
+	// sessionizer.
 	Line(l recording.Line)
+	// Unreadable is called for every part of the file that could not be
+	// read (a recording.unreadable finding), in its place among the lines.
+	Unreadable(f Finding)
 	// Bound is called when conn joins session (see Grouper.Bound).
 	Bound(conn, session string)
 	// Judged is called for every frame judged in session, with the
@@ -53,15 +60,17 @@ type Finding struct {
 
 // Result is what one file held and what the checker found in it.
 type Result struct {
-	Path          string              `json:"path"`
-	Source        recording.Source    `json:"source"`
-	Dialect       string              `json:"dialect"`
-	DialectReason string              `json:"dialect_reason"`
-	Sessions      int                 `json:"sessions"`
-	Conns         int                 `json:"connections"`
-	Frames        int                 `json:"frames"`
-	Problems      []recording.Problem `json:"problems,omitempty"`
-	Findings      []Finding           `json:"findings"`
+	Path          string           `json:"path"`
+	Source        recording.Source `json:"source"`
+	Dialect       string           `json:"dialect"`
+	DialectReason string           `json:"dialect_reason"`
+	Sessions      int              `json:"sessions"`
+	Conns         int              `json:"connections"`
+	Frames        int              `json:"frames"`
+	// Problems are the parts of the file that could not be read (the first
+	// MaxUnreadable of them); each is a recording.unreadable finding too.
+	Problems []recording.Problem `json:"problems,omitempty"`
+	Findings []Finding           `json:"findings"`
 }
 
 // Errors that say what kind of failure the caller should report.
@@ -70,12 +79,22 @@ var (
 	ErrUnreadable = errors.New("unreadable input")
 	// ErrNoDialect: auto-detection could not decide.
 	ErrNoDialect = errors.New("dialect not detected")
+	// ErrNoFrames: the file holds no frame to judge (empty, only a header,
+	// or nothing readable): a harness error, never a pass.
+	ErrNoFrames = errors.New("no frame to judge")
 )
+
+// MaxUnreadable is how many unreadable parts of one file are reported one
+// by one; the rest are counted in one more finding, so that a file of
+// millions of broken lines does not fill memory with findings.
+const MaxUnreadable = 1000
 
 // detectSample is how many data frames auto-detection looks at.
 const detectSample = 64
 
-// File judges one recording or HAR file.
+// File judges one recording or HAR file. A part of it that cannot be read
+// is a recording.unreadable finding in its place, and reading goes on after
+// it; a file without any frame is ErrNoFrames.
 func File(ctx context.Context, path string, opts Options) (Result, error) {
 	res := Result{Path: path, Findings: []Finding{}}
 	name, reason, err := chooseDialect(path, opts.Dialect)
@@ -92,25 +111,44 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 		return res, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
 	defer f.Close()
+	src := recording.Detect(f)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return res, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
 	g := NewGrouper(d, opts)
 	if o := opts.Observer; o != nil {
 		o.Begin(name, reason)
 		g.Observed, g.Bound = o.Judged, o.Bound
 	}
-	src, problems, err := recording.Scan(f, func(l recording.Line) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	judge := func(l recording.Line) {
 		if opts.Observer != nil {
 			opts.Observer.Line(l)
 		}
 		res.Findings = append(res.Findings, g.Line(l)...)
+	}
+	var hs *harSessions
+	if src == recording.SourceHAR {
+		hs = newHARSessions(name)
+	}
+	u := unreadable{res: &res, obs: opts.Observer}
+	lines := 0
+	src, err = recording.ScanEach(f, func(l recording.Line) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		lines++
+		if hs != nil {
+			hs.line(l, judge)
+		} else {
+			judge(l)
+		}
 		return nil
-	})
+	}, u.add)
 	if err == nil {
 		res.Findings = append(res.Findings, g.End()...)
+		u.end()
 	}
-	res.Source, res.Problems = src, problems
+	res.Source = src
 	res.Sessions, res.Conns, res.Frames = g.Sessions(), g.Conns(), g.Frames()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -118,7 +156,65 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 		}
 		return res, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
+	if res.Frames == 0 {
+		return res, noFrames(src, lines, u)
+	}
 	return res, nil
+}
+
+// noFrames says in one line why a file had nothing to judge.
+func noFrames(src recording.Source, lines int, u unreadable) error {
+	what := "a recording"
+	if src == recording.SourceHAR {
+		what = "a HAR file"
+	}
+	switch {
+	case u.n > 0:
+		return fmt.Errorf("%w: %s with no readable frame (%d unreadable; the first, %s)", ErrNoFrames, what, u.n, u.first)
+	case lines == 0 && src == recording.SourceHAR:
+		return fmt.Errorf("%w: a HAR file without WebSocket messages (no entry has _webSocketMessages)", ErrNoFrames)
+	case lines == 0:
+		return fmt.Errorf("%w: the recording is empty", ErrNoFrames)
+	}
+	return fmt.Errorf("%w: %s with %d lines and no frame", ErrNoFrames, what, lines)
+}
+
+// unreadable turns the parts of a file that could not be read into
+// recording.unreadable findings, the first MaxUnreadable one by one.
+type unreadable struct {
+	res   *Result
+	obs   Observer
+	n     int
+	first recording.Problem
+	last  recording.Problem
+}
+
+func (u *unreadable) add(p recording.Problem) {
+	u.n++
+	if u.n == 1 {
+		u.first = p
+	}
+	u.last = p
+	if u.n > MaxUnreadable {
+		return
+	}
+	u.res.Problems = append(u.res.Problems, p)
+	u.report(Finding{Finding: check.Unreadable(p.Where(), p.Err)})
+}
+
+// end reports the unreadable parts beyond MaxUnreadable as one finding.
+func (u *unreadable) end() {
+	if more := u.n - MaxUnreadable; more > 0 {
+		u.report(Finding{Finding: check.Unreadable(fmt.Sprintf("%d more parts of the file (the last: %s)", more, u.last.Where()),
+			"each as the ones reported above: "+u.last.Err)})
+	}
+}
+
+func (u *unreadable) report(f Finding) {
+	u.res.Findings = append(u.res.Findings, f)
+	if u.obs != nil {
+		u.obs.Unreadable(f)
+	}
 }
 
 // chooseDialect honours --dialect, then the recording header or a dialect
@@ -141,9 +237,14 @@ func chooseDialect(path, want string) (string, string, error) {
 		reason string
 		urls   []string
 		sample []wire.Frame
+		frames int
 	)
 	errEnough := errors.New("enough")
-	_, problems, err := recording.Scan(f, func(l recording.Line) error {
+	var (
+		problems int
+		first    recording.Problem
+	)
+	_, err = recording.ScanEach(f, func(l recording.Line) error {
 		switch l.Kind {
 		case recording.KindHeader:
 			header = l.Dialect
@@ -160,6 +261,7 @@ func chooseDialect(path, want string) (string, string, error) {
 		case recording.KindOpen:
 			urls = append(urls, l.URL)
 		case recording.KindFrame:
+			frames++
 			// Data frames only: control frames say nothing of the dialect,
 			// and the proxy writes its dialect line within the first 64
 			// data frames.
@@ -171,6 +273,10 @@ func chooseDialect(path, want string) (string, string, error) {
 			return errEnough
 		}
 		return nil
+	}, func(p recording.Problem) {
+		if problems++; problems == 1 {
+			first = p
+		}
 	})
 	if err != nil && !errors.Is(err, errEnough) {
 		return "", "", fmt.Errorf("%w: %w", ErrUnreadable, err)
@@ -178,8 +284,11 @@ func chooseDialect(path, want string) (string, string, error) {
 	if dialect.Known(header) {
 		return header, reason, nil
 	}
-	if len(sample) == 0 && len(problems) > 0 {
-		return "", "", fmt.Errorf("%w: no readable frame (%d malformed lines, first: %s)", ErrUnreadable, len(problems), problems[0])
+	if frames == 0 {
+		if problems > 0 {
+			return "", "", fmt.Errorf("%w: no readable frame (%d unreadable; the first, %s)", ErrNoFrames, problems, first)
+		}
+		return "", "", fmt.Errorf("%w: the file holds no frame to detect the dialect from", ErrNoFrames)
 	}
 	r, err := detect.Dialect(urls, sample)
 	if err != nil {

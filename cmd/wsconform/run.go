@@ -45,6 +45,7 @@ type runFlags struct {
 	scripted  bool
 	mutations bool
 	repeat    int
+	answer    string
 	baseline  string
 	scale     float64
 	list      bool
@@ -67,6 +68,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.tags, "tags", "", "run scenarios matching a tag expression: '@must && ~@scripted', '@id:a,@id:b'")
 	fs.BoolVar(&f.scripted, "scripted", false, "run @scripted scenarios against a target: it follows the test-mode hints (ci/testmode.md)")
 	fs.BoolVar(&f.mutations, "allow-mutations", false, "run @mutates-target scenarios against a target: they change its stored state (credentials, skills, backups)")
+	fs.StringVar(&f.answer, "answer", runner.AnswerApprove, "how clients answer the server's approvals, confirmations and asks that a scenario leaves open: approve, deny, first (option) or none")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every scenario `N` times; a scenario whose verdicts differ is flaky")
 	fs.StringVar(&f.baseline, "baseline", "", "JSON `FILE` of known failures [{\"id\",\"target\"?,\"reason\"}]: they do not fail the run")
 	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them)")
@@ -126,7 +128,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // options turns flags into runner options, refusing what makes no sense.
 func (f *runFlags) options() (runner.Options, error) {
-	opts := runner.Options{Tags: f.tags, Scripted: f.scripted, AllowMutations: f.mutations, Repeat: f.repeat, Insecure: f.insecure,
+	opts := runner.Options{Tags: f.tags, Scripted: f.scripted, AllowMutations: f.mutations, Repeat: f.repeat, Answer: f.answer, Insecure: f.insecure,
 		Concurrency: f.conc, Headers: http.Header{}, Vars: map[string]string{}, Timeouts: runner.DefaultTimeouts}
 	switch f.colorMode {
 	case console.ColorAuto, console.ColorAlways, console.ColorNever:
@@ -139,6 +141,11 @@ func (f *runFlags) options() (runner.Options, error) {
 	opts.Timeouts.Scale = f.scale
 	if f.conc < 1 {
 		return opts, usageErr("run: --concurrency must be at least 1")
+	}
+	switch f.answer {
+	case runner.AnswerApprove, runner.AnswerDeny, runner.AnswerFirst, runner.AnswerNone:
+	default:
+		return opts, usageErr("run: --answer must be approve, deny, first or none")
 	}
 	if f.repeat < 1 || f.repeat > 100 {
 		return opts, usageErr("run: --repeat must be between 1 and 100")

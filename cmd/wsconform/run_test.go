@@ -142,6 +142,8 @@ func TestRunExitCodes(t *testing.T) {
 		{"bad target", []string{"--target", "http//x"}, exitUsage, "scheme"},
 		{"mutate a target", []string{"--target", "ws://127.0.0.1:1", "--mutate", "x"}, exitUsage, "--mutate"},
 		{"bad scale", []string{"--timeout-scale", "0"}, exitUsage, "timeout-scale"},
+		{"bad answer", []string{"--answer", "maybe"}, exitUsage, "--answer must be"},
+		{"bad repeat", []string{"--repeat", "0"}, exitUsage, "--repeat must be"},
 		{"missing features", []string{"--features", "/nonexistent"}, exitUsage, "not a directory"},
 		{"bad header", []string{"--header", "nocolon"}, exitUsage, "Key: Value"},
 		{"target without a dialect", []string{"--features", "", "--target", "ws://127.0.0.1:1/ws"}, exitUsage, "name it with --dialect"},

@@ -121,3 +121,14 @@ func ambiguityRules(name string) []Rule {
 	}
 	return out
 }
+
+// Stateless reports whether a rule judges a frame by itself (the frame and
+// schema rules, and a spec's contradictions) rather than the order or
+// pairing of frames: its finding is about a member of one message.
+func Stateless(id string) bool {
+	if r, ok := registry[id]; ok {
+		return r.Dialect == ""
+	}
+	_, ambiguity := Lookup(id)
+	return ambiguity
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -31,6 +32,11 @@ type Case struct {
 	// Serial: the scenario shares server state with others and runs
 	// alone, after the concurrent ones.
 	Serial      bool
+	// Sends holds the message types the scenario sends itself, Mentions
+	// the quoted words of its steps: a prompt the scenario waits for by
+	// name, or whose reply it sends, is left to the scenario.
+	Sends       map[string]bool
+	Mentions    map[string]bool
 	Requirement string
 	pickle      *messages.Pickle
 }
@@ -94,6 +100,44 @@ func LoadCatalog(fsys fs.FS, paths []string, tags string) (*Catalog, error) {
 	return cat, nil
 }
 
+// sentType finds the type member of a JSON docstring ("type" or "event").
+var sentType = regexp.MustCompile(`"(?:type|event)"\s*:\s*"([^"]+)"`)
+
+// sentTypes lists the message types a scenario's docstrings send.
+func sentTypes(p *messages.Pickle) map[string]bool {
+	out := map[string]bool{}
+	for _, st := range p.Steps {
+		if st.Argument == nil || st.Argument.DocString == nil {
+			continue
+		}
+		for _, m := range sentType.FindAllStringSubmatch(st.Argument.DocString.Content, -1) {
+			out[m[1]] = true
+		}
+	}
+	return out
+}
+
+// quoted finds the quoted words of a step's text.
+var quoted = regexp.MustCompile(`"([^"]+)"`)
+
+// mentioned lists the quoted words of a scenario's steps.
+func mentioned(p *messages.Pickle) map[string]bool {
+	out := map[string]bool{}
+	for _, st := range p.Steps {
+		for _, m := range quoted.FindAllStringSubmatch(st.Text, -1) {
+			out[m[1]] = true
+		}
+		if st.Argument != nil && st.Argument.DataTable != nil {
+			for _, row := range st.Argument.DataTable.Rows {
+				if len(row.Cells) > 0 {
+					out[strings.TrimSpace(row.Cells[0].Value)] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
 func countPrefix(seen map[string]string, id string) int {
 	n := 0
 	for k := range seen {
@@ -114,6 +158,7 @@ func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Sce
 		c.Line = int(sc.Location.Line)
 		c.Requirement = strings.TrimSpace(sc.Description)
 	}
+	c.Sends, c.Mentions = sentTypes(p), mentioned(p)
 	for _, t := range p.Tags {
 		c.Tags = append(c.Tags, t.Name)
 		switch {

@@ -42,6 +42,8 @@ type client struct {
 	mu     sync.Mutex
 	msgs   []message
 	cursor int // messages before it were consumed by an expectation
+	// answered counts the messages answerPrompts has looked at.
+	answered int
 	notify chan struct{}
 	ended  bool
 	code   int // close code the server sent, 1006 when none
@@ -185,6 +187,9 @@ func (c *client) waitFor(ctx context.Context, timeout time.Duration, match func(
 	defer deadline.Stop()
 	seen := c.cursor
 	for {
+		if err := c.answerPrompts(); err != nil {
+			return message{}, err
+		}
 		c.mu.Lock()
 		for ; seen < len(c.msgs); seen++ {
 			m := c.msgs[seen]

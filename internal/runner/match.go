@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/wsconform/wsconform/internal/jsonx"
@@ -28,11 +29,7 @@ func lookup(doc any, path string) (any, bool) {
 	if strings.HasPrefix(path, "/") || path == "" {
 		return jsonx.Get(doc, path)
 	}
-	toks := strings.Split(path, ".")
-	for i, t := range toks {
-		toks[i] = jsonx.EscapePointer(t)
-	}
-	return jsonx.Get(doc, "/"+strings.Join(toks, "/"))
+	return jsonx.Get(doc, memberPointer(path))
 }
 
 // literal reads a value written in a step: JSON ("abc", 3, true, null,
@@ -107,4 +104,38 @@ func orRoot(p string) string {
 		return "/"
 	}
 	return p
+}
+
+// memberPointer turns a step's dotted path into a JSON pointer.
+func memberPointer(path string) string {
+	if strings.HasPrefix(path, "/") || path == "" {
+		return path
+	}
+	toks := strings.Split(path, ".")
+	for i, t := range toks {
+		toks[i] = jsonx.EscapePointer(t)
+	}
+	return "/" + strings.Join(toks, "/")
+}
+
+// leafPointers lists the members a JSON subset asserts, as pointers.
+func leafPointers(v any, prefix string) []string {
+	switch t := v.(type) {
+	case map[string]any:
+		var out []string
+		for k, x := range t {
+			out = append(out, leafPointers(x, prefix+"/"+jsonx.EscapePointer(k))...)
+		}
+		return out
+	case []any:
+		var out []string
+		for i, x := range t {
+			out = append(out, leafPointers(x, prefix+"/"+strconv.Itoa(i))...)
+		}
+		return out
+	}
+	if prefix == "" {
+		return nil
+	}
+	return []string{prefix}
 }

@@ -137,20 +137,27 @@ func TestJudge(t *testing.T) {
 		steps    []reports.Step
 		errs     []error
 		findings []reports.Finding
+		env      string
 		want     reports.Verdict
 	}{
-		{"clean", must, passed, nil, nil, reports.Passed},
-		{"failed step", must, failedStep, []error{errors.New("boom")}, nil, reports.Failed},
-		{"failed should", should, failedStep, []error{errors.New("boom")}, nil, reports.NonStrict},
-		{"harness", must, failedStep, []error{harnessf("net down")}, nil, reports.Error},
-		{"undefined step", must, []reports.Step{{Status: "undefined", Text: "frob"}}, nil, nil, reports.Error},
-		{"server error finding", must, passed, nil, finding(check.Error, wire.ServerToClient), reports.Failed},
-		{"server warning", must, passed, nil, finding(check.Warning, wire.ServerToClient), reports.NonStrict},
-		{"our own invalid frame", must, passed, nil, finding(check.Error, wire.ClientToServer), reports.Passed},
-		{"info only", must, passed, nil, finding(check.Info, wire.ServerToClient), reports.Passed},
+		{"clean", must, passed, nil, nil, "", reports.Passed},
+		{"failed step", must, failedStep, []error{errors.New("boom")}, nil, "", reports.Failed},
+		{"failed should", should, failedStep, []error{errors.New("boom")}, nil, "", reports.NonStrict},
+		{"harness", must, failedStep, []error{harnessf("net down")}, nil, "", reports.Error},
+		{"undefined step", must, []reports.Step{{Status: "undefined", Text: "frob"}}, nil, nil, "", reports.Error},
+		{"server error finding", must, passed, nil, finding(check.Error, wire.ServerToClient), "", reports.Failed},
+		{"server warning", must, passed, nil, finding(check.Warning, wire.ServerToClient), "", reports.NonStrict},
+		{"our own invalid frame", must, passed, nil, finding(check.Error, wire.ClientToServer), "", reports.Passed},
+		{"info only", must, passed, nil, finding(check.Info, wire.ServerToClient), "", reports.Passed},
+		{"error finding in a should", should, passed, nil, finding(check.Error, wire.ServerToClient), "", reports.Failed},
+		{"failed should with an error finding", should, failedStep, []error{errors.New("boom")}, finding(check.Error, wire.ServerToClient), "", reports.Failed},
+		{"background error", must, passed, nil, []reports.Finding{{Finding: check.Finding{Rule: "r", Severity: check.Error, Dir: wire.ServerToClient}, Background: true}}, "", reports.Passed},
+		{"failed after the environment said no", must, failedStep, []error{errors.New("boom")}, nil, "no model key", reports.Inconclusive},
+		{"environment does not hide a broken MUST", must, failedStep, []error{errors.New("boom")}, finding(check.Error, wire.ServerToClient), "no model key", reports.Failed},
+		{"environment on a passing scenario", must, passed, nil, nil, "no model key", reports.Passed},
 	}
 	for _, tt := range tests {
-		if got, reason := judge(tt.c, tt.steps, tt.errs, tt.findings); got != tt.want {
+		if got, reason := judge(tt.c, tt.steps, tt.errs, tt.findings, tt.env); got != tt.want {
 			t.Errorf("%s: %s (%s), want %s", tt.name, got, reason, tt.want)
 		}
 	}

@@ -81,6 +81,7 @@ func (w *World) request(ctx context.Context, method, path, body string) error {
 		return failf("a complete HTTP body", err.Error(), "%s %s: reading the body failed", method, path)
 	}
 	w.status = resp.StatusCode
+	w.lastIndex = 0 // an HTTP body is not a frame
 	w.last, w.lastDesc = nil, fmt.Sprintf("%s %s (HTTP %d)", method, path, resp.StatusCode)
 	if doc, _, err := jsonx.Decode(data, jsonx.DefaultMaxDepth); err == nil {
 		w.last = doc

@@ -63,8 +63,8 @@ func (w *World) expect(ctx context.Context, name, typ, within string, want any) 
 		}
 		return w.missed(err, expected, c, from, near)
 	}
-	w.aboutFrame(m.index)
-	w.last, w.lastDesc = m.doc, typ
+	w.aboutFrame(m.index, leafPointers(want, "")...)
+	w.last, w.lastDesc, w.lastIndex = m.doc, typ, m.index
 	return nil
 }
 
@@ -200,7 +200,11 @@ func stepHasReceived(ctx context.Context, name, bound, count, typ, path, pred st
 				continue
 			}
 		}
-		w.aboutFrame(m.index)
+		if path != "" {
+			w.aboutFrame(m.index, memberPointer(path))
+		} else {
+			w.aboutFrame(m.index)
+		}
 		got++
 	}
 	c.mu.Unlock()
@@ -276,6 +280,7 @@ func stepIts(ctx context.Context, path, pred string) error {
 	if err != nil {
 		return err
 	}
+	w.aboutFrame(w.lastIndex, memberPointer(path))
 	v, ok := lookup(w.last, path)
 	if pass, expected := p.test(v, ok); !pass {
 		return failf(expected, describeValue(v, ok), "%s: %q is wrong", w.lastDesc, path)
@@ -288,6 +293,7 @@ func stepRememberIts(ctx context.Context, path, name string) error {
 	if w.lastDesc == "" {
 		return harnessf("\"its\" needs a message or HTTP response received before")
 	}
+	w.aboutFrame(w.lastIndex, memberPointer(path))
 	v, ok := lookup(w.last, path)
 	if !ok {
 		return failf(fmt.Sprintf("a member %q", path), "absent", "%s has no %q to remember", w.lastDesc, path)
@@ -345,6 +351,7 @@ func stepFirstReceived(ctx context.Context, name, typ string) error {
 	first := c.msgs[0]
 	c.mu.Unlock()
 	w.aboutFrame(first.index)
+	w.lastIndex = first.index
 	if first.typ != typ {
 		return failf(fmt.Sprintf("%q first", typ), describeMsg(first)+" "+show(first.doc),
 			"client %q received another message first", c.name)

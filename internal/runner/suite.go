@@ -43,6 +43,10 @@ type Options struct {
 	// Repeat runs every scenario this many times; a scenario whose
 	// verdicts differ is flaky. 0 and 1 mean once.
 	Repeat int
+	// Answer is how clients answer the server's prompts (approvals,
+	// confirmations, asks) that a scenario does not answer itself:
+	// approve (the default), deny, first or none.
+	Answer string
 	Timeouts Timeouts
 	// Features replaces the embedded features (--features DIR).
 	Features fs.FS
@@ -57,8 +61,9 @@ type Options struct {
 
 // run is one call of Run.
 type run struct {
-	opts Options
-	cat  *Catalog
+	opts  Options
+	cat   *Catalog
+	specs map[string]*clientSpec
 	mu   sync.Mutex
 	out  []reports.Scenario
 }
@@ -89,7 +94,14 @@ func Run(ctx context.Context, opts Options) ([]reports.Scenario, error) {
 	if opts.Repeat > 1 {
 		opts.Progress = nil // one line per scenario, once its runs are merged
 	}
-	r := &run{opts: opts, cat: cat}
+	r := &run{opts: opts, cat: cat, specs: map[string]*clientSpec{}}
+	for _, c := range cat.Cases {
+		if _, ok := r.specs[c.Dialect]; !ok {
+			if r.specs[c.Dialect], err = loadClientSpec(r.fsys(), c.Dialect); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for _, t := range opts.Targets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -290,6 +302,10 @@ func (r *run) newWorld(sc *scenarioRun) (*World, error) {
 		return w, &HarnessError{Err: err}
 	}
 	w.checker = check.NewSession(d, r.opts.Check)
+	w.spec, w.answerPolicy = r.specs[d.Dialect], r.opts.Answer
+	if w.answerPolicy == "" {
+		w.answerPolicy = AnswerApprove
+	}
 	for k, v := range r.opts.Vars {
 		w.vars[k] = v
 	}
@@ -343,7 +359,7 @@ func (w *World) finish(err error) reports.Scenario {
 	if w.checker != nil {
 		s.Findings, s.Frames = w.snapshot()
 	}
-	s.Verdict, s.Reason = judge(c, w.steps, append(w.stepErrs, w.setupErr, err), s.Findings)
+	s.Verdict, s.Reason = judge(c, w.steps, append(w.stepErrs, w.setupErr, err), s.Findings, w.envReason)
 	return s
 }
 

@@ -17,7 +17,11 @@ import (
 // frames are sometimes invalid on purpose. A @should scenario whose steps
 // fail is non-strict, but an error finding is a stated requirement broken
 // and fails it whatever the scenario's level.
-func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Finding) (reports.Verdict, string) {
+//
+// When the steps failed after the target said its environment cannot do
+// what the scenario needs (env, e.g. no model key), the verdict is
+// inconclusive with the server's words: nothing was proven either way.
+func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Finding, env string) (reports.Verdict, string) {
 	for _, err := range errs {
 		if err != nil && isHarness(err) {
 			return reports.Error, err.Error()
@@ -51,7 +55,10 @@ func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Findi
 			}
 		}
 	}
-	if v == reports.Failed && c.Level == "should" {
+	switch {
+	case v == reports.Failed && env != "":
+		v, reason = reports.Inconclusive, env+" (then "+reason+")"
+	case v == reports.Failed && c.Level == "should":
 		v, reason = reports.NonStrict, "SHOULD not met: "+reason
 	}
 	if fv, freason := fromFindings(findings); fv.Rank() > v.Rank() {

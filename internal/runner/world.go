@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,9 +51,18 @@ type World struct {
 	index    int64
 	wire     []reports.Frame
 	findings []check.Finding
+	// answerPolicy and spec say how the scenario's clients answer the
+	// server's prompts; envReason is set once a message said the target's
+	// environment cannot run the scenario.
+	answerPolicy string
+	spec         *clientSpec
+	envReason    string
 	// about holds the frames the scenario's steps were about (matched,
-	// counted, inspected): findings on other frames are background.
-	about map[int64]bool
+	// counted, inspected), with the members they inspected: findings on
+	// other frames are background.
+	about map[int64][]string
+	// lastIndex is the frame "its" refers to (0 for an HTTP body).
+	lastIndex int64
 }
 
 type worldKey struct{}
@@ -72,6 +82,11 @@ func (w *World) record(conn, url string, dir wire.Direction, op wire.Opcode, pay
 	f := wire.Frame{Conn: conn, URL: url, Index: w.index, Dir: dir, Time: time.Now(), Op: op, Payload: payload, CloseCode: code}
 	w.findings = append(w.findings, w.checker.Observe(f)...)
 	typ, seq := w.describe(f)
+	if dir == wire.ServerToClient && w.envReason == "" && typ != "" {
+		if doc, _, err := jsonx.Decode(payload, jsonx.DefaultMaxDepth); err == nil {
+			w.envReason = w.environment(doc)
+		}
+	}
 	if len(w.wire) >= 2*MaxWireLog { // drop the oldest half at once: amortised O(1) per frame
 		w.wire = append(w.wire[:0], w.wire[MaxWireLog:]...)
 	}
@@ -79,15 +94,26 @@ func (w *World) record(conn, url string, dir wire.Direction, op wire.Opcode, pay
 	return f
 }
 
-// aboutFrame marks a frame a step matched, counted or inspected: its
-// findings decide the scenario's verdict.
-func (w *World) aboutFrame(index int64) {
+// aboutFrame marks a frame a step matched, counted or inspected, with the
+// members (JSON pointers) the step looked into: the frame's order and
+// pairing findings decide the scenario's verdict, and so do its content
+// findings on those members. A step that only matched the type ("receives
+// "system.connected"") is not about the message's content: a bad member
+// there is a root cause of the run, not a failure of every scenario that
+// connects.
+func (w *World) aboutFrame(index int64, members ...string) {
+	if index == 0 {
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.about == nil {
-		w.about = map[int64]bool{}
+		w.about = map[int64][]string{}
 	}
-	w.about[index] = true
+	w.about[index] = append(w.about[index][:len(w.about[index]):len(w.about[index])], members...)
+	if w.about[index] == nil {
+		w.about[index] = []string{}
+	}
 }
 
 // closed tells the checker a connection ended without a close frame.
@@ -144,17 +170,34 @@ func (w *World) snapshot() ([]reports.Finding, []reports.Frame) {
 	return out, append([]reports.Frame(nil), wire...)
 }
 
-// owns says whether a finding is about what the scenario tested: a frame
-// its steps matched, or one the finding relates to (the original of an
-// altered replay). The scenario's own frames are never background.
+// owns says whether a finding is about what the scenario tested: an order,
+// pairing or replay finding on a frame its steps matched (or on a frame
+// the finding relates to, such as the original of an altered replay), or
+// a content finding on a member its steps inspected. The scenario's own
+// frames are never background.
 func (w *World) owns(f check.Finding) bool {
-	if f.Dir == wire.ClientToServer || w.about[f.Frame] {
+	if f.Dir == wire.ClientToServer {
 		return true
 	}
-	for _, r := range f.Related {
-		if w.about[r] {
+	stateless := check.Stateless(f.Rule)
+	for _, idx := range append([]int64{f.Frame}, f.Related...) {
+		members, ok := w.about[idx]
+		if !ok {
+			continue
+		}
+		if !stateless {
 			return true
+		}
+		for _, m := range members {
+			if overlaps(m, f.Pointer) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// overlaps says whether two members are one inside the other.
+func overlaps(a, b string) bool {
+	return a == b || b == "" || a == "" || strings.HasPrefix(b, a+"/") || strings.HasPrefix(a, b+"/")
 }

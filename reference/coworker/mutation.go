@@ -43,6 +43,6 @@ var Mutations = []server.Mutation{
 		Summary: "a user_message sent while busy is echoed as accepted instead of refused with error busy (§user_message: only one at a time)"},
 	{Name: mutErrorCode, Rule: "schema.violation",
 		Summary: "error events carry code \"agent_failure\", which is not one of the spec's codes (§error)"},
-	{Name: mutResetMisnamed, Rule: "frame.type-unknown",
+	{Name: mutResetMisnamed, Rule: "frame.type-undocumented",
 		Summary: "reset is confirmed with a message of type reset, a client type, instead of reset_done (§reset_done)"},
 }

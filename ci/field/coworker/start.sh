@@ -55,13 +55,16 @@ if [[ $mode == scripted ]]; then
 	entry=.wsconform/scripted-server.ts
 fi
 
+# The grep tool downloads ripgrep from GitHub unless one is given.
+rg_path=$(command -v rg || true)
+
 # A scratch HOME (the server writes ~/.cowork) and no provider keys: keyless
 # must stay keyless whatever the caller's environment holds.
 (
 	cd "$checkout"
 	exec env -u OPENAI_API_KEY -u ANTHROPIC_API_KEY -u GOOGLE_GENERATIVE_AI_API_KEY \
 		-u GEMINI_API_KEY -u GOOGLE_API_KEY -u EXA_API_KEY -u BRAVE_API_KEY \
-		HOME="$state/home" AGENT_MODEL_MAX_RETRIES=0 \
+		HOME="$state/home" AGENT_MODEL_MAX_RETRIES=0 COWORK_RIPGREP_PATH="$rg_path" \
 		setsid bun "$entry" --dir "$state/wd" --port 0 --json
 ) >"$log" 2>&1 </dev/null &
 pid=$!

@@ -29,6 +29,10 @@ type Case struct {
 	// (stored credentials, skills, workspace backups); it runs against a
 	// foreign target only with --allow-mutations.
 	MutatesTarget bool
+	// Fixture: the scenario reads data only the reference server ships
+	// (demo skills, a slash command, an observability back end); it never
+	// runs against a foreign target.
+	Fixture bool
 	// Serial: the scenario shares server state with others and runs
 	// alone, after the concurrent ones.
 	Serial      bool
@@ -56,6 +60,7 @@ const (
 	tagScripted = "@scripted"
 	tagMutates  = "@mutates-target"
 	tagSerial   = "@serial"
+	tagFixture  = "@reference-fixture"
 )
 
 // LoadCatalog parses the features under paths of fsys, keeping the
@@ -174,6 +179,8 @@ func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Sce
 			c.MutatesTarget = true
 		case t.Name == tagSerial:
 			c.Serial = true
+		case t.Name == tagFixture:
+			c.Fixture = true
 		case dialect.Known(strings.TrimPrefix(t.Name, "@")):
 			c.Dialect = strings.TrimPrefix(t.Name, "@")
 		}

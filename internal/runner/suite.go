@@ -167,6 +167,7 @@ func joinTags(a, b string) string {
 const (
 	SkipScripted = "needs the scripted agent of the reference server (pass --scripted if the target follows the test-mode hints of ci/testmode.md)"
 	SkipMutates  = "changes the target's stored state outside its session (pass --allow-mutations to run it against this target)"
+	SkipFixture  = "reads data only the reference server ships (demo skills, commands, back ends); it runs against the reference server only"
 )
 
 // target runs the catalog against one target: the concurrent scenarios,
@@ -175,6 +176,8 @@ func (r *run) target(ctx context.Context, t Target) {
 	var parallel, serial []*Case
 	for _, c := range r.cat.Cases {
 		switch {
+		case c.Fixture && !t.Reference:
+			r.add(skipped(c, t, SkipFixture))
 		case c.Scripted && !t.Reference && !r.opts.Scripted:
 			r.add(skipped(c, t, SkipScripted))
 		case c.MutatesTarget && !t.Reference && !r.opts.AllowMutations:

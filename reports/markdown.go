@@ -219,21 +219,7 @@ func mdFailures(b *strings.Builder, r *Report) {
 		if s.Source != "" && !strings.HasPrefix(s.ID, s.Source) {
 			line += " in " + mdText(s.Source)
 		}
-		shown := 0
-		for _, f := range s.Findings {
-			if f.Severity < check.Error || !r.Judged(f, false) { // the errors that made the verdict
-				continue
-			}
-			if shown == 3 {
-				line += "  \n  …"
-				break
-			}
-			shown++
-			line += fmt.Sprintf("  \n  `%s` frame %d: %s", mdCodeText(f.Rule), f.Frame, mdText(cutRunes(f.Message, mdMaxReason)))
-			if k := r.rootOf(idx, f, false); k >= 0 {
-				line += fmt.Sprintf(" (root cause %d)", k+1)
-			}
-		}
+		line += mdSessionErrors(r, idx, s)
 		add(line)
 	}
 	if len(lines) == 0 {
@@ -244,6 +230,42 @@ func mdFailures(b *strings.Builder, r *Report) {
 		fmt.Fprintf(b, "- … and %d more: see the HTML report\n", more)
 	}
 	b.WriteString("\n")
+}
+
+// mdSessionErrors lists the errors that failed a session: each root
+// cause once (with its first frame and how many more findings), and any
+// error without one as it is; three at most.
+func mdSessionErrors(r *Report, idx map[rootKey]int, s Session) string {
+	var out []string
+	seen := map[int]int{} // root cause → position in out
+	extra := map[int]int{}
+	for _, f := range s.Findings {
+		if f.Severity < check.Error || !r.Judged(f, false) { // the errors that made the verdict
+			continue
+		}
+		k := r.rootOf(idx, f, false)
+		if _, ok := seen[k]; ok && k >= 0 {
+			extra[k]++
+			continue
+		}
+		if len(out) == 3 {
+			out = append(out, "…")
+			break
+		}
+		if k >= 0 {
+			seen[k] = len(out)
+			out = append(out, fmt.Sprintf("root cause %d: `%s` frame %d", k+1, mdCodeText(f.Rule), f.Frame))
+			continue
+		}
+		out = append(out, fmt.Sprintf("`%s` frame %d: %s", mdCodeText(f.Rule), f.Frame, mdText(cutRunes(f.Message, mdMaxReason))))
+	}
+	for k, n := range extra {
+		out[seen[k]] += fmt.Sprintf(" and %s", plural(n, "more finding"))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "  \n  " + strings.Join(out, "  \n  ")
 }
 
 // mdWhereShown is how many scenarios or sessions a root cause's row names

@@ -34,7 +34,9 @@ func TestValidateNoFalsePass(t *testing.T) {
 		return `{"type":"` + typ + `","time":` + secs + `,"opcode":1,"data":` + data + `}`
 	}
 	welcome := `"{\"type\":\"welcome\",\"v\":\"1.0.0\",\"session_state\":{\"session_id\":\"s9\",\"version\":\"1.0.0\",\"capabilities\":[],\"last_event_id\":null,\"active_run_id\":null,\"run_counter\":0}}"`
-	ev := func(text string) string { return `"{\"type\":\"assistant_text\",\"text\":\"` + text + `\",\"event_id\":1}"` }
+	ev := func(text string) string {
+		return `"{\"type\":\"assistant_text\",\"text\":\"` + text + `\",\"event_id\":1}"`
+	}
 	refresh := write("refresh.har", `{"log":{"entries":[`+
 		`{"request":{"url":"ws://127.0.0.1:7337/ws"},"_webSocketMessages":[`+msg("receive", "1795255200.1", welcome)+`,`+msg("receive", "1795255200.2", ev("one"))+`]},`+
 		`{"request":{"url":"ws://127.0.0.1:7337/ws"},"_webSocketMessages":[`+msg("send", "1795255201.1", `"{\"type\":\"resume\",\"session_id\":\"s9\",\"last_seen_event_id\":0}"`)+`,`+

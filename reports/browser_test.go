@@ -261,6 +261,14 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	expect(t, dom, `<details class="item" id="`+passing+`" data-n="`, `<div class="fx" data-for="5">`)
 
+	// The replay the mutated target altered is a root cause, listed once
+	// above the matrix, its first frame linked.
+	roots := regexp.MustCompile(`(?s)<section class="roots" id="root-causes">.*?</section>`).FindString(dom)
+	if !strings.Contains(roots, `<code class="rule">minicodex.replay-mismatch</code>`) ||
+		!strings.Contains(roots, `<a class="fl first" href="#`+failed+`-f`) || strings.Index(dom, `id="root-causes"`) > strings.Index(dom, `id="matrix"`) {
+		t.Errorf("the root causes section:\n%s", roots)
+	}
+
 	interact(t, b, page, failed)
 
 	b.screenshot(page, filepath.Join(dir, "report.png"), 1280, 1800)
@@ -449,4 +457,80 @@ func attr(dom, name string) string {
 		return ""
 	}
 	return m[1]
+}
+
+// rootHarness clicks the first frame link of a report's first root cause,
+// like a reader, and writes what followed into its body's data-result.
+const rootHarness = `<!DOCTYPE html><html><body><iframe id="f" src="PAGE" style="width:1200px;height:900px;border:0"></iframe>
+<script>
+var f = document.getElementById('f'), out = {};
+function done() { document.body.setAttribute('data-result', JSON.stringify(out)); }
+f.addEventListener('load', function () { setTimeout(function () { try {
+  var w = f.contentWindow, d = f.contentDocument;
+  var link = d.querySelector('#root-causes .rc a.fl.first'), id = link.getAttribute('href').slice(1);
+  var item = d.getElementById(id.replace(/-f\d+$/, ''));
+  out.closedBefore = !item.open;
+  out.renderedBefore = !!d.getElementById(id);
+  link.click();
+  setTimeout(function () { try {
+    var row = d.getElementById(id), r = row && row.getBoundingClientRect();
+    out.rendered = !!row;
+    out.open = item.open;
+    out.cls = row ? row.className : '';
+    out.inView = !!row && r.top >= 0 && r.bottom <= w.innerHeight;
+    out.payload = !!(row && row.nextElementSibling && row.nextElementSibling.classList.contains('fx'));
+    out.hash = w.location.hash;
+    done();
+  } catch (e) { out.error = String(e.stack || e); done(); } }, 100);
+} catch (e) { out.error = String(e.stack || e); done(); } }, 50); });
+</script></body></html>`
+
+// TestReportInBrowserRootCauses: the page of RootCausesReport leads with
+// its three root causes; the first one's frame link opens the passed (so
+// closed, not yet rendered) scenario where it was first seen, renders the
+// wire log up to that frame, highlights it, scrolls it into view and
+// flashes it.
+func TestReportInBrowserRootCauses(t *testing.T) {
+	b := newBrowser(t)
+	dir := artifacts(t)
+	page := filepath.Join(dir, "root-causes.html")
+	writePage(t, page, reports.RootCausesReport())
+	dom, _ := b.dom(page)
+	expect(t, dom, `data-ready="1"`, `id="rc-headline">3 distinct problems: 2 errors, 1 warning<`,
+		`<details class="item" id="s-ours-m.s01" data-n="0"`) // closed: no " open" after its attributes
+	if n := strings.Count(dom, `<li class="rc `); n != 3 {
+		t.Errorf("%d root causes rendered, want 3", n)
+	}
+	if regexp.MustCompile(`id="s-ours-m\.s01"[^>]* open`).MatchString(dom) {
+		t.Error("the first root cause's scenario starts open: the link would not test lazy rendering")
+	}
+	h := strings.Replace(rootHarness, "PAGE", filepath.Base(page), 1)
+	path := filepath.Join(dir, "root-harness.html")
+	if err := os.WriteFile(path, []byte(h), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := b.run("--allow-file-access-from-files", "--virtual-time-budget=10000", "--window-size=1280,1000", "--dump-dom", fileURL(path))
+	m := regexp.MustCompile(`data-result="([^"]*)"`).FindStringSubmatch(string(out))
+	if m == nil {
+		t.Fatalf("the harness did not finish:\n%s", tail(string(out)))
+	}
+	raw := strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(m[1])
+	t.Logf("root cause link: %s", raw)
+	var res struct {
+		ClosedBefore, RenderedBefore, Rendered, Open, InView, Payload bool
+		Cls, Hash, Error                                              string
+	}
+	if err := json.Unmarshal([]byte(raw), &res); err != nil {
+		t.Fatalf("harness result %s: %v", raw, err)
+	}
+	if res.Error != "" {
+		t.Fatalf("the harness failed: %s", res.Error)
+	}
+	if !res.ClosedBefore || res.RenderedBefore || !res.Rendered || !res.Open || !res.InView || !res.Payload ||
+		!strings.Contains(res.Cls, "bad-2") || !strings.Contains(res.Cls, "flash") || res.Hash != "#s-ours-m.s01-f2" {
+		t.Errorf("the first root cause's frame link: %s", raw)
+	}
+	b.screenshot(page, filepath.Join(dir, "root-causes.png"), 1280, 1400)
+	// The harness page after the click: the frame in view, highlighted.
+	b.screenshot(path, filepath.Join(dir, "root-causes-frame.png"), 1220, 920, "--allow-file-access-from-files")
 }

@@ -228,11 +228,10 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	}
 	started := time.Now()
 	multi := len(opts.Targets) > 1
-	lastErr := ""
 	opts.Progress = func(s reports.Scenario) {
-		printProgress(p, s, multi, s.Verdict == reports.Error && s.Reason == lastErr)
-		if s.Verdict == reports.Error {
-			lastErr = s.Reason
+		// errors and skips are grouped by cause in the summary, the cause first
+		if s.Verdict != reports.Error && s.Verdict != reports.Skipped {
+			printProgress(p, s, multi, false)
 		}
 	}
 	results, err := runner.Run(ctx, opts)

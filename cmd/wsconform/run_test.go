@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -181,5 +183,39 @@ func TestRunRootCauses(t *testing.T) {
 		"--tags", "@id:minicodex.resume.from-start")
 	if code != 0 || strings.Contains(out, "distinct problem") {
 		t.Errorf("the unmutated reference: exit %d, want 0 and no problem\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestRunNotAWebSocketTarget: a target that answers the handshake with an
+// HTTP status (a wrong path, a plain web server, a refusal) is one target
+// error naming the status, exit 3, not a failed scenario each.
+func TestRunNotAWebSocketTarget(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		status int
+		want   string
+	}{
+		{"wrong path", http.StatusNotFound, "HTTP 404 Not Found: it is not a WebSocket endpoint of mitto"},
+		{"plain web page", http.StatusOK, "HTTP 200 OK: it is not a WebSocket endpoint"},
+		{"refused", http.StatusForbidden, "HTTP 403 Forbidden: it refused the handshake"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.WriteHeader(tt.status)
+				_, _ = w.Write([]byte("<html>not here</html>"))
+			}))
+			defer srv.Close()
+			target := "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws"
+			code, out, errs := wsconform(t, "run", "--dialect", "mitto", "--target", target, "--color", "never")
+			if code != exitHarness || !strings.Contains(out+errs, tt.want) {
+				t.Errorf("exit %d (want %d), output lacks %q:\n%s\n%s", code, exitHarness, tt.want, out, errs)
+			}
+			if n := strings.Count(out, tt.want); n > 1 {
+				t.Errorf("the cause is printed %d times, want once:\n%s", n, out)
+			}
+		})
 	}
 }

@@ -125,10 +125,31 @@ func firstFew(names []string, n int) string {
 	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
 }
 
+// printErrors prints each cause that kept scenarios from running once,
+// first, with how many it kept and which.
+func printErrors(p *console.Printer, rep *reports.Report) {
+	errs := map[string][]string{}
+	var order []string
+	for _, s := range rep.Scenarios {
+		if s.Verdict == reports.Error {
+			if len(errs[s.Reason]) == 0 {
+				order = append(order, s.Reason)
+			}
+			errs[s.Reason] = append(errs[s.Reason], s.ID)
+		}
+	}
+	for _, reason := range order {
+		p.Fail("\n✗ %s\n", reason)
+		n := len(errs[reason])
+		p.Printf("  %d %s could not run: %s\n", n, plural(n, "scenario", "scenarios"), firstFew(errs[reason], 3))
+	}
+}
+
 // printSummary prints the distinct problems, the counts per target, the
 // failures with the command that re-runs each, stale baseline entries,
 // and the verdict.
 func printSummary(p *console.Printer, rep *reports.Report) {
+	printErrors(p, rep)
 	printRootCauses(p, rep)
 	p.Printf("\n")
 	var b strings.Builder
@@ -162,20 +183,6 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 			}
 			p.Printf(" %s\n", s.Rerun)
 		}
-	}
-	errs := map[string]int{}
-	var order []string
-	for _, s := range rep.Scenarios {
-		if s.Verdict == reports.Error {
-			if errs[s.Reason] == 0 {
-				order = append(order, s.Reason)
-			}
-			errs[s.Reason]++
-		}
-	}
-	for _, reason := range order {
-		p.Fail("\n%d could not run: ", errs[reason])
-		p.Printf("%s\n", reason)
 	}
 	printSkips(p, rep)
 	for _, e := range rep.Stale {

@@ -16,15 +16,15 @@ import (
 
 // Case is one scenario as written: its stable id, level, dialect and tags.
 type Case struct {
-	ID          string
-	Name        string
-	Feature     string
-	File        string
-	Line        int
-	Dialect     string
-	Level       string // must or should
-	Tags        []string
-	Scripted    bool
+	ID       string
+	Name     string
+	Feature  string
+	File     string
+	Line     int
+	Dialect  string
+	Level    string // must or should
+	Tags     []string
+	Scripted bool
 	// MutatesTarget: the scenario changes state outside its session
 	// (stored credentials, skills, workspace backups); it runs against a
 	// foreign target only with --allow-mutations.
@@ -35,7 +35,7 @@ type Case struct {
 	Fixture bool
 	// Serial: the scenario shares server state with others and runs
 	// alone, after the concurrent ones.
-	Serial      bool
+	Serial bool
 	// Sends holds the message types the scenario sends itself, Mentions
 	// the quoted words of its steps: a prompt the scenario waits for by
 	// name, or whose reply it sends, is left to the scenario.

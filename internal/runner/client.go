@@ -44,11 +44,11 @@ type client struct {
 	cursor int // messages before it were consumed by an expectation
 	// answered counts the messages answerPrompts has looked at.
 	answered int
-	notify chan struct{}
-	ended  bool
-	code   int // close code the server sent, 1006 when none
-	reason string
-	done   chan struct{}
+	notify   chan struct{}
+	ended    bool
+	code     int // close code the server sent, 1006 when none
+	reason   string
+	done     chan struct{}
 }
 
 // dial opens a connection. A refused handshake (an HTTP status) and a

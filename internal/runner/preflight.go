@@ -5,16 +5,23 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
+	"time"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/wsconform/wsconform/internal/dialect"
 )
 
 // preflight reaches every endpoint host of the target once (TCP, and TLS
-// for wss) so that a dead target or an untrusted certificate is one clear
-// harness error, not a failed scenario each.
+// for wss), then makes one WebSocket handshake per dialect, so that a dead
+// target, an untrusted certificate, or a server that is not a WebSocket
+// endpoint of the dialect is one clear target error, not a failed scenario
+// each.
 func preflight(ctx context.Context, t Target, cases []*Case, opts Options) error {
 	hosts := map[string]bool{}
+	eps := map[string]*endpoints{}
 	for _, c := range cases {
 		d, err := dialect.Get(c.Dialect)
 		if err != nil {
@@ -25,7 +32,63 @@ func preflight(ctx context.Context, t Target, cases []*Case, opts Options) error
 			return err
 		}
 		hosts[ep.base.Scheme+"://"+ep.base.Host] = true
+		eps[d.Dialect] = ep
 	}
+	if err := reachHosts(ctx, t, hosts, opts); err != nil {
+		return err
+	}
+	for _, ep := range eps {
+		if err := handshake(ctx, ep, opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handshake opens the dialect's first endpoint as a scenario would and
+// closes it at once. A 404 or 400, or an answer that is not a WebSocket
+// upgrade, means the target URL is wrong; a 401 or 403 too where the
+// dialect has one endpoint and no credentials of its own (hostd's apps and
+// hosts bring tokens the scenarios add, so there they are left to them).
+func handshake(ctx context.Context, ep *endpoints, opts Options) error {
+	u, err := ep.ws("")
+	if err != nil {
+		return err
+	}
+	dl := websocket.Dialer{HandshakeTimeout: opts.Timeouts.scaled(opts.Timeouts.Connect),
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: opts.Insecure}}
+	conn, resp, err := dl.DialContext(ctx, u, opts.Headers)
+	if err == nil {
+		msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "wsconform preflight")
+		_ = conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+		return conn.Close()
+	}
+	if resp == nil {
+		return nil // network trouble shows in the scenarios, each with its cause
+	}
+	auth := resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden
+	if auth && len(ep.d.Paths) > 1 {
+		return nil
+	}
+	why := "it is not a WebSocket endpoint of " + ep.d.Dialect + " (wrong path, or not a WebSocket server)"
+	if auth {
+		why = "it refused the handshake (pass credentials with --header, or an allowed Origin)"
+	}
+	return &TargetError{URL: u, Status: resp.Status, Why: why}
+}
+
+// TargetError is a target that answered the handshake with an HTTP status
+// instead of switching protocols: nothing a scenario does can pass.
+type TargetError struct {
+	URL, Status, Why string
+}
+
+func (e *TargetError) Error() string {
+	return fmt.Sprintf("target %s answered the WebSocket handshake with HTTP %s: %s", e.URL, e.Status, e.Why)
+}
+
+// reachHosts dials every host once (TCP, and TLS for wss).
+func reachHosts(ctx context.Context, t Target, hosts map[string]bool, opts Options) error {
 	timeout := opts.Timeouts.scaled(opts.Timeouts.Connect)
 	for h := range hosts {
 		u, err := url.Parse(h)

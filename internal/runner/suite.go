@@ -46,7 +46,7 @@ type Options struct {
 	// Answer is how clients answer the server's prompts (approvals,
 	// confirmations, asks) that a scenario does not answer itself:
 	// approve (the default), deny, first or none.
-	Answer string
+	Answer   string
 	Timeouts Timeouts
 	// Features replaces the embedded features (--features DIR).
 	Features fs.FS
@@ -64,8 +64,8 @@ type run struct {
 	opts  Options
 	cat   *Catalog
 	specs map[string]*clientSpec
-	mu   sync.Mutex
-	out  []reports.Scenario
+	mu    sync.Mutex
+	out   []reports.Scenario
 }
 
 // scenarioRun is what a World knows about where it runs.

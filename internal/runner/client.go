@@ -262,6 +262,11 @@ func (c *client) recent(from int) string {
 
 func describeMsg(m message) string {
 	switch {
+	case m.typ != "" && strings.Contains(m.typ, "error"):
+		if text := errorText(m.doc); text != "" {
+			return fmt.Sprintf("%s(%q)", m.typ, text)
+		}
+		return m.typ
 	case m.typ != "":
 		return m.typ
 	case m.op == wire.OpBinary:
@@ -270,4 +275,20 @@ func describeMsg(m message) string {
 		return "non-JSON text"
 	}
 	return "untyped JSON"
+}
+
+// errorText is the server's own words in an error message, so that a
+// failure line says "prompt already in progress", not only "error".
+func errorText(doc any) string {
+	for _, p := range []string{"/message", "/error", "/content", "/data/message", "/data/error", "/content/error", "/content/message"} {
+		if v, ok := jsonx.Get(doc, p); ok {
+			if s, ok := v.(string); ok && s != "" {
+				if r := []rune(s); len(r) > 100 {
+					s = string(r[:100]) + "…"
+				}
+				return s
+			}
+		}
+	}
+	return ""
 }

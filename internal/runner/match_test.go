@@ -202,3 +202,22 @@ func mustDialect(t *testing.T, name string) *dialect.Dialect {
 	}
 	return d
 }
+
+func TestDescribeErrorMessages(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		typ  string
+		doc  any
+		want string
+	}{
+		{"error", map[string]any{"message": "prompt already in progress"}, `error("prompt already in progress")`},
+		{"system.error", map[string]any{"content": map[string]any{"error": "boom"}}, `system.error("boom")`},
+		{"error", map[string]any{"code": "x"}, "error"},
+		{"assistant_message", map[string]any{"message": "hi"}, "assistant_message"},
+	}
+	for _, tt := range tests {
+		if got := describeMsg(message{typ: tt.typ, doc: tt.doc}); got != tt.want {
+			t.Errorf("describeMsg(%s %v) = %s, want %s", tt.typ, tt.doc, got, tt.want)
+		}
+	}
+}

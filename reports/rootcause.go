@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/wsconform/wsconform/internal/check"
-	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
@@ -78,7 +77,7 @@ func (r *Report) groupRootCauses() []RootCause {
 		if f.Severity < check.Warning {
 			return nil
 		}
-		k := rootKey{f.Rule, f.Type, dialect.GenericPointer(f.Pointer), f.Dir}
+		k := rootKeyOf(f)
 		rc, ok := byKey[k]
 		if !ok {
 			rc = &RootCause{Rule: f.Rule, Severity: f.Severity, Evidence: f.Evidence, Spec: f.Spec, Quote: f.Quote,

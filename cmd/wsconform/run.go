@@ -46,6 +46,7 @@ type runFlags struct {
 	mutations bool
 	repeat    int
 	answer    string
+	session   string
 	baseline  string
 	scale     float64
 	list      bool
@@ -69,6 +70,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.BoolVar(&f.scripted, "scripted", false, "run @scripted scenarios against a target: it follows the test-mode hints (ci/testmode.md)")
 	fs.BoolVar(&f.mutations, "allow-mutations", false, "run @mutates-target scenarios against a target: they change its stored state (credentials, skills, backups)")
 	fs.StringVar(&f.answer, "answer", runner.AnswerApprove, "how clients answer the server's approvals, confirmations and asks that a scenario leaves open: approve, deny, first (option) or none")
+	fs.StringVar(&f.session, "session-cmd", "", "shell `COMMAND` run before each scenario that prints the URL to test (and 'Key: Value' header lines): for servers that create a session over HTTP first; it sees WSCONFORM_TARGET, WSCONFORM_DIALECT, WSCONFORM_SCENARIO")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every scenario `N` times; a scenario whose verdicts differ is flaky")
 	fs.StringVar(&f.baseline, "baseline", "", "JSON `FILE` of known failures [{\"id\",\"target\"?,\"reason\"}]: they do not fail the run")
 	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them)")
@@ -128,7 +130,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // options turns flags into runner options, refusing what makes no sense.
 func (f *runFlags) options() (runner.Options, error) {
-	opts := runner.Options{Tags: f.tags, Scripted: f.scripted, AllowMutations: f.mutations, Repeat: f.repeat, Answer: f.answer, Insecure: f.insecure,
+	opts := runner.Options{Tags: f.tags, Scripted: f.scripted, AllowMutations: f.mutations, Repeat: f.repeat, Answer: f.answer, SessionCmd: f.session, Insecure: f.insecure,
 		Concurrency: f.conc, Headers: http.Header{}, Vars: map[string]string{}, Timeouts: runner.DefaultTimeouts}
 	switch f.colorMode {
 	case console.ColorAuto, console.ColorAlways, console.ColorNever:

@@ -43,6 +43,10 @@ type Options struct {
 	// Repeat runs every scenario this many times; a scenario whose
 	// verdicts differ is flaky. 0 and 1 mean once.
 	Repeat int
+	// SessionCmd, when set, runs before each scenario (sh -c) and prints
+	// the URL to test and optional headers: for servers that create a
+	// session over HTTP first or need a fresh cookie.
+	SessionCmd string
 	// Answer is how clients answer the server's prompts (approvals,
 	// confirmations, asks) that a scenario does not answer itself:
 	// approve (the default), deny, first or none.
@@ -61,6 +65,7 @@ type Options struct {
 
 // run is one call of Run.
 type run struct {
+	ctx   context.Context
 	opts  Options
 	cat   *Catalog
 	specs map[string]*clientSpec
@@ -94,7 +99,7 @@ func Run(ctx context.Context, opts Options) ([]reports.Scenario, error) {
 	if opts.Repeat > 1 {
 		opts.Progress = nil // one line per scenario, once its runs are merged
 	}
-	r := &run{opts: opts, cat: cat, specs: map[string]*clientSpec{}}
+	r := &run{ctx: ctx, opts: opts, cat: cat, specs: map[string]*clientSpec{}}
 	for _, c := range cat.Cases {
 		if _, ok := r.specs[c.Dialect]; !ok {
 			if r.specs[c.Dialect], err = loadClientSpec(r.fsys(), c.Dialect); err != nil {
@@ -317,7 +322,18 @@ func (r *run) newWorld(sc *scenarioRun) (*World, error) {
 	for k, vs := range r.opts.Headers {
 		w.headers[k] = append([]string(nil), vs...)
 	}
-	if w.ep, err = newEndpoints(sc.target.urlFor(d.Dialect), d); err != nil {
+	url := sc.target.urlFor(d.Dialect)
+	if r.opts.SessionCmd != "" {
+		setup, err := runSessionCmd(r.ctx, r.opts.SessionCmd, url, d.Dialect, sc.c.ID)
+		if err != nil {
+			return w, &HarnessError{Err: err}
+		}
+		url = setup.URL
+		for k, vs := range setup.Headers {
+			w.headers[k] = vs
+		}
+	}
+	if w.ep, err = newEndpoints(url, d); err != nil {
 		return w, &HarnessError{Err: err}
 	}
 	return w, nil

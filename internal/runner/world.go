@@ -170,25 +170,17 @@ func (w *World) snapshot() ([]reports.Finding, []reports.Frame) {
 	return out, append([]reports.Frame(nil), wire...)
 }
 
-// owns says whether a finding is about what the scenario tested: an order,
-// pairing or replay finding on a frame its steps matched (or on a frame
-// the finding relates to, such as the original of an altered replay), or
-// a content finding on a member its steps inspected. The scenario's own
-// frames are never background.
+// owns says whether a finding is about what the scenario tested. Order,
+// replay and pairing findings are about the flow the scenario drove in its
+// own session, so they are its own; a content finding (frame and schema
+// rules) is its own only on a member one of its steps inspected. The
+// scenario's own frames are never background.
 func (w *World) owns(f check.Finding) bool {
-	if f.Dir == wire.ClientToServer {
+	if f.Dir == wire.ClientToServer || !check.Stateless(f.Rule) {
 		return true
 	}
-	stateless := check.Stateless(f.Rule)
 	for _, idx := range append([]int64{f.Frame}, f.Related...) {
-		members, ok := w.about[idx]
-		if !ok {
-			continue
-		}
-		if !stateless {
-			return true
-		}
-		for _, m := range members {
+		for _, m := range w.about[idx] {
 			if overlaps(m, f.Pointer) {
 				return true
 			}

@@ -15,14 +15,17 @@ Feature: Command approval
   Scenario: An approved command runs and the turn finishes
     coworker-v3.md §Command Approval: session_busy true, approval {requestId,
     command, dangerous, reasonCode}, approval_response {approved: true}, the
-    agent continues, assistant_message, session_busy false.
+    agent continues, assistant_message, session_busy false. The command is
+    one no approval policy runs unasked (a deploy; §approval reasonCode
+    safe_auto_approved lets a server run a harmless one, like ls, without
+    asking).
 
     When the client sends:
       """
-      {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"ls -la\"}"}
+      {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"make deploy\"}"}
       """
     Then the client receives "approval"
-    And its "command" is "ls -la"
+    And its "command" is "make deploy"
     And its "dangerous" is a boolean
     And its "reasonCode" is one of ["safe_auto_approved", "matches_dangerous_pattern", "contains_shell_control_operator", "requires_manual_review", "file_read_command_requires_review", "outside_allowed_scope"]
     And I remember its "requestId" as "req"
@@ -38,9 +41,11 @@ Feature: Command approval
 
   @id:coworker.approval.deny @must @scripted
   Scenario: A denied command does not run and the turn still finishes
-    coworker-v3.md §approval_response: "Approve or deny a command";
-    §model_stream_chunk: tool_output_denied {toolCallId, toolName, reason?}.
-    A denied call produces no tool_result and the agent ends its turn.
+    coworker-v3.md §approval_response: "Approve or deny a command"; the
+    agent continues and ends its turn (§Command Approval). A denied command
+    does not run: no tool_result reports it succeeding (exitCode 0). The spec
+    does not say how a denial is streamed (a tool_output_denied part, or a
+    tool_result whose output says the user rejected it), nor forbids log lines.
 
     When the client sends:
       """
@@ -53,11 +58,9 @@ Feature: Command approval
       {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": false}
       """
     Then the client receives, in order:
-      | model_stream_chunk | {"partType": "tool_output_denied", "part": {"toolName": "bash"}} |
-      | assistant_message  |                                                                   |
-      | session_busy       | {"busy": false}                                                   |
-    And the client has received no "model_stream_chunk" where "partType" is "tool_result"
-    And the client has received no "log"
+      | assistant_message  |                 |
+      | session_busy       | {"busy": false} |
+    And the client has received no "model_stream_chunk" where "part.output.exitCode" is 0
 
   @id:coworker.approval.blocks-agent @must @scripted
   Scenario: An approval blocks the agent until it is answered
@@ -98,16 +101,16 @@ Feature: Command approval
     And its "reasonCode" is "matches_dangerous_pattern"
 
   @id:coworker.approval.answered-twice @should @scripted
-  Scenario: A second answer to the same approval is refused
+  Scenario: A second answer to the same approval changes nothing
     coworker-v3.md §Important Behaviors: requestId pairing; one response
-    unblocks the agent. Interpretation: once answered, the requestId names no
-    pending approval, so a second approval_response is refused with
-    validation_failed (from the tool source on the reference server) and
-    changes nothing.
+    unblocks the agent. Once answered, the requestId names no pending
+    approval, so a second approval_response starts or resumes nothing. The
+    spec does not say whether it is refused with an error or ignored (the
+    real agent-coworker logs a warning), so only its effect is judged.
 
     When the client sends:
       """
-      {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"ls\"}"}
+      {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"make deploy\"}"}
       """
     And the client receives "approval"
     And I remember its "requestId" as "req"
@@ -123,16 +126,23 @@ Feature: Command approval
       """
       {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": false}
       """
-    Then the client receives "error"
-    And its "code" is "validation_failed"
+    And the client sends:
+      """
+      {"type": "ping", "sessionId": "{sid}"}
+      """
+    Then the client receives "pong"
+    And the client receives no "assistant_message" within 300ms
     And the client has received 1 "assistant_message"
+    And the client has received 1 "session_busy" where "busy" is true
 
   @id:coworker.approval.ask-id-refused @should @scripted
-  Scenario: approval_response naming an ask's requestId is refused
+  Scenario: approval_response naming an ask's requestId does not answer the ask
     coworker-v3.md §approval_response: requestId comes "from the approval
-    event"; §ask_response: "from the ask event". Interpretation: answering an
-    ask with approval_response is refused (validation_failed) and the ask
-    stays pending.
+    event"; §ask_response: "from the ask event"; §ask: "Blocks the agent
+    until you reply with ask_response". An approval_response does not answer
+    an ask: the ask stays pending until its ask_response. The spec does not
+    say whether the wrong reply is refused with an error or ignored, so only
+    its effect is judged.
 
     When the client sends:
       """
@@ -144,9 +154,8 @@ Feature: Command approval
       """
       {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": true}
       """
-    Then the client receives "error"
-    And its "code" is "validation_failed"
-    And the client receives no "assistant_message" within 300ms
+    Then the client receives no "assistant_message" within 300ms
+    And the client has received no "session_busy" where "busy" is false
     When the client sends:
       """
       {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "yes"}

@@ -89,11 +89,13 @@ Feature: The agent asks the user
       """
 
   @id:coworker.ask.unknown-request-id @should @scripted
-  Scenario: An answer naming no pending ask is refused and does not unblock it
+  Scenario: An answer naming no pending ask does not unblock it
     coworker-v3.md §Important Behaviors: "requestId pairing: ask and approval
     events block the agent until you respond with the matching requestId".
-    Interpretation: an ask_response with another requestId is refused with
-    validation_failed and the ask stays pending; the right answer still works.
+    An ask_response with another requestId leaves the ask pending; the right
+    answer still works. The spec does not say whether the stray answer is
+    refused with an error or ignored (the real agent-coworker logs a
+    warning), so only its effect is judged.
 
     When the client sends:
       """
@@ -105,9 +107,8 @@ Feature: The agent asks the user
       """
       {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}-not-mine", "answer": "yes"}
       """
-    Then the client receives "error"
-    And its "code" is "validation_failed"
-    And the client receives no "assistant_message" within 300ms
+    Then the client receives no "assistant_message" within 300ms
+    And the client has received no "session_busy" where "busy" is false
     When the client sends:
       """
       {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "no"}

@@ -3,7 +3,11 @@ Feature: Session backup and checkpoints
   coworker-v3.md §session_backup_get/checkpoint/restore/delete_checkpoint →
   §session_backup_state {reason: requested | manual_checkpoint | restore |
   delete, backup}; §Backup / Checkpoint Flow. Each scenario has its own
-  session, so its checkpoints are its own.
+  session, so its checkpoints are its own; but a restore rewrites the
+  target's working directory, which every session shares, and deleting a
+  checkpoint removes stored data: those scenarios change the target
+  (@mutates-target), and restores run alone (@serial) so that no other
+  session's work races them.
 
   Background:
     Given a client connects
@@ -45,7 +49,7 @@ Feature: Session backup and checkpoints
       """
     And its "backup.checkpoints" contains {"trigger": "manual"}
 
-  @id:coworker.backup.restore-checkpoint @must
+  @id:coworker.backup.restore-checkpoint @must @mutates-target @serial
   Scenario: session_backup_restore restores a checkpoint
     coworker-v3.md §session_backup_restore: "Restore the workspace to ... a
     specific checkpoint"; §Backup / Checkpoint Flow: session_backup_state
@@ -70,7 +74,7 @@ Feature: Session backup and checkpoints
       """
     And its "backup.sessionId" is "{sid}"
 
-  @id:coworker.backup.restore-original @must
+  @id:coworker.backup.restore-original @must @mutates-target @serial
   Scenario: session_backup_restore without checkpointId restores the original snapshot
     coworker-v3.md §session_backup_restore: "Restore to original snapshot"
     when no checkpointId is given.
@@ -84,7 +88,7 @@ Feature: Session backup and checkpoints
       {"reason": "restore"}
       """
 
-  @id:coworker.backup.delete-checkpoint @must
+  @id:coworker.backup.delete-checkpoint @must @mutates-target
   Scenario: session_backup_delete_checkpoint deletes the checkpoint
     coworker-v3.md §session_backup_delete_checkpoint: "Delete a checkpoint
     (metadata + stored patch)"; §session_backup_state reason delete.

@@ -87,7 +87,9 @@ Feature: Cancelling a turn
   @id:coworker.cancel.pending-approval @must @scripted
   Scenario: cancel rejects a pending approval
     coworker-v3.md §cancel: pending approval deferreds are rejected; the
-    command does not run, even when approved afterwards.
+    command does not run, even when approved afterwards: no tool_result
+    reports it succeeding (exitCode 0) and no turn resumes. (log is a
+    debug line the server may send at any time, §log.)
 
     When the client sends:
       """
@@ -108,14 +110,16 @@ Feature: Cancelling a turn
       {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": true}
       """
     Then the client receives no "assistant_message" within 300ms
-    And the client has received no "model_stream_chunk" where "partType" is "tool_result"
-    And the client has received no "log"
+    And the client has received no "model_stream_chunk" where "part.output.exitCode" is 0
+    And the client has received 1 "session_busy" where "busy" is true
 
   @id:coworker.cancel.late-answer-refused @should @scripted
-  Scenario: An answer to a cancelled ask is refused
-    coworker-v3.md §cancel: pending deferreds are rejected. Interpretation:
-    the requestId of a rejected ask names no pending ask any more, so the
-    late ask_response is refused with validation_failed.
+  Scenario: An answer to a cancelled ask resumes nothing
+    coworker-v3.md §cancel: the server "rejects any pending ask/approval
+    deferreds". The requestId of a rejected ask names no pending ask any
+    more, so a late ask_response starts or resumes no turn. The spec does
+    not say whether it is refused with an error or ignored (the real
+    agent-coworker logs a warning), so only its effect is judged.
 
     When the client sends:
       """
@@ -135,8 +139,13 @@ Feature: Cancelling a turn
       """
       {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "none"}
       """
-    Then the client receives "error"
-    And its "code" is "validation_failed"
+    And the client sends:
+      """
+      {"type": "ping", "sessionId": "{sid}"}
+      """
+    Then the client receives "pong"
+    And the client receives no "assistant_message" within 300ms
+    And the client has received 1 "session_busy" where "busy" is true
 
   @id:coworker.cancel.next-turn @must @scripted
   Scenario: After a cancel the session takes a new turn

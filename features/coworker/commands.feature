@@ -86,12 +86,13 @@ Feature: Tools and slash commands
       {"busy": false}
       """
 
-  @id:coworker.commands.execute-script @must @scripted
+  @id:coworker.commands.execute-script @must @reference-fixture
   Scenario: A command's template expands its arguments into the turn
     coworker-v3.md §execute_command: "The server resolves the command
     template and runs a normal agent turn with the expanded text". The
-    reference server's "script" command has the template $ARGUMENTS, so its
-    arguments reach the scripted agent: here an ask.
+    reference server's "script" command (a fixture only it ships) has the
+    template $ARGUMENTS, so its arguments reach the scripted agent: here an
+    ask.
 
     When the client sends:
       """

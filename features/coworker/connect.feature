@@ -124,3 +124,31 @@ Feature: Coworker connection and handshake
     Then the client receives "error"
     And its "code" is "unknown_session"
     And the client receives no "pong" within 300ms
+
+  @id:coworker.connect.resume-refused @must
+  Scenario: Asking to resume the old session on reconnect still gives a new session
+    coworker-v3.md §Connection: "One session per connection — disconnecting
+    destroys the session; there is no resumption"; §Important Behaviors:
+    "Session = connection: disconnecting disposes the session and rejects
+    all pending ask/approval deferreds. There is no reconnection or session
+    resumption"; §Handshake Flow: on connect the server "creates
+    AgentSession" and announces its sessionId. A client that reconnects
+    with the old sessionId in the URL (?resumeSessionId=, as the real
+    agent-coworker's own client does) gets a new session with a new
+    sessionId, and the old one is unknown. The check engine names a
+    resumed session too (rule coworker.no-resumption).
+
+    Given a client connects
+    And the client receives "server_hello"
+    And I remember its "sessionId" as "old"
+    When the client disconnects
+    And the client reconnects to "/ws?resumeSessionId={old}"
+    Then the client receives "server_hello"
+    And its "sessionId" is not "{old}"
+    When the client sends:
+      """
+      {"type": "ping", "sessionId": "{old}"}
+      """
+    Then the client receives "error"
+    And its "code" is "unknown_session"
+    And the client receives no "pong" within 300ms

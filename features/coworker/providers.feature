@@ -58,29 +58,30 @@ Feature: Provider and model control
     And its "sessionId" is "{sid}"
     And its "providers" is an array
 
-  @id:coworker.providers.bootstrap @should
-  Scenario: The provider bootstrap requests are answered in order
-    coworker-v3.md §Provider Bootstrap: the three requests sent back to back
-    are answered with provider_catalog, provider_auth_methods and
-    provider_status. Interpretation: answers come in the order of the
-    requests.
+  @id:coworker.providers.bootstrap @must
+  Scenario: The provider bootstrap requests are each answered
+    coworker-v3.md §Provider Bootstrap: provider_catalog_get,
+    provider_auth_methods_get and refresh_provider_status are answered with
+    provider_catalog, provider_auth_methods and provider_status. The spec
+    promises no order among the answers, and a server may also send them
+    unasked on connect (the real agent-coworker does), so each request is
+    followed by its own answer before the next is sent.
 
     When the client sends:
       """
       {"type": "provider_catalog_get", "sessionId": "{sid}"}
       """
-    And the client sends:
+    Then the client receives "provider_catalog"
+    When the client sends:
       """
       {"type": "provider_auth_methods_get", "sessionId": "{sid}"}
       """
-    And the client sends:
+    Then the client receives "provider_auth_methods"
+    When the client sends:
       """
       {"type": "refresh_provider_status", "sessionId": "{sid}"}
       """
-    Then the client receives, in order:
-      | provider_catalog      |  |
-      | provider_auth_methods |  |
-      | provider_status       |  |
+    Then the client receives "provider_status"
 
   @id:coworker.providers.set-model @must
   Scenario: set_model is answered with config_updated
@@ -97,6 +98,24 @@ Feature: Provider and model control
     And its "config.model" is "claude-3-opus"
     And its "config.workingDirectory" is a string
     And its "config.outputDirectory" is a string
+
+  @id:coworker.providers.set-model-claude-code @must
+  Scenario: set_model accepts every ProviderName, claude-code included
+    coworker-v3.md §Type Definitions: type ProviderName = "google" |
+    "openai" | "anthropic" | "codex-cli" | "claude-code"; §set_model:
+    "Switch AI model and/or provider at runtime"; §config_updated: emitted by
+    set_model with the new config. A provider the spec's own type lists is
+    not an invalid field (§Error Reference: validation_failed "Required
+    field missing/invalid"). set_model changes the session's config only.
+
+    When the client sends:
+      """
+      {"type": "set_model", "sessionId": "{sid}", "provider": "claude-code", "model": "claude-sonnet-4-5"}
+      """
+    Then the client receives "config_updated"
+    And its "config.provider" is "claude-code"
+    And its "config.model" is "claude-sonnet-4-5"
+    And the client has received no "error"
 
   @id:coworker.providers.set-model-same-provider @must
   Scenario: set_model without provider switches the model only
@@ -135,11 +154,14 @@ Feature: Provider and model control
     And its "challenge.method" is a string
     And its "challenge.instructions" is a string
 
-  @id:coworker.providers.oauth-callback @must
+  @id:coworker.providers.oauth-callback @must @reference-fixture @mutates-target
   Scenario: provider_auth_callback is answered with provider_auth_result
     coworker-v3.md §provider_auth_callback: "Complete an auth flow after
     authorize"; §provider_auth_result: "Result of provider_auth_set_api_key
     or provider_auth_callback" {provider, methodId, ok, mode?, message?}.
+    The reference server's demo sign-in completes at once (a fixture); a
+    real server's OAuth callback runs an interactive sign-in that waits for
+    a person at a browser and stores credentials on success.
 
     When the client sends:
       """
@@ -160,13 +182,14 @@ Feature: Provider and model control
       """
     And the client receives "pong"
 
-  @id:coworker.providers.oauth-flow @must @scripted
+  @id:coworker.providers.oauth-flow @must @reference-fixture @mutates-target
   Scenario: A successful OAuth sign-in is followed by status and catalog
     coworker-v3.md §Provider Auth (OAuth): authorize → provider_auth_challenge
-    {challenge: {method: "auto", command: "codex login"}}, callback →
-    provider_auth_result {ok: true, mode: "oauth"}, provider_status,
-    provider_catalog. Uses the reference server's demo sign-in, which
-    succeeds.
+    {challenge: {method: "auto", ...}}, callback → provider_auth_result
+    {ok: true, mode: "oauth"}, provider_status, provider_catalog. Uses the
+    reference server's demo sign-in, which succeeds (a fixture). The
+    challenge's command "codex login" is only the spec's example, so only
+    its method is matched.
 
     When the client sends:
       """
@@ -174,7 +197,7 @@ Feature: Provider and model control
       """
     And the client receives "provider_auth_challenge" with:
       """
-      {"challenge": {"method": "auto", "command": "codex login"}}
+      {"challenge": {"method": "auto"}}
       """
     And the client sends:
       """
@@ -186,10 +209,11 @@ Feature: Provider and model control
       | provider_catalog     |                                                        |
     And its "connected" contains "codex-cli"
 
-  @id:coworker.providers.set-api-key @must
+  @id:coworker.providers.set-api-key @must @mutates-target
   Scenario: provider_auth_set_api_key is answered with provider_auth_result
     coworker-v3.md §provider_auth_set_api_key: "Set an API key for a provider
-    auth method"; §provider_auth_result.
+    auth method"; §provider_auth_result. Saving a key changes the target's
+    stored credentials (~/.cowork), outside the session.
 
     When the client sends:
       """
@@ -205,7 +229,7 @@ Feature: Provider and model control
       """
     And the client receives "pong"
 
-  @id:coworker.providers.set-api-key-saved @should @scripted
+  @id:coworker.providers.set-api-key-saved @should @scripted @mutates-target
   Scenario: A saved API key connects the provider
     coworker-v3.md §provider_auth_result example: {ok: true, mode: "api_key",
     message: "Provider key saved."}. Interpretation: like the OAuth flow, a
@@ -222,12 +246,13 @@ Feature: Provider and model control
       | provider_catalog     |                                                       |
     And its "connected" contains "google"
 
-  @id:coworker.providers.rejected-key @should @scripted
+  @id:coworker.providers.rejected-key @should @reference-fixture @mutates-target
   Scenario: A rejected API key is a result with ok false, not an error
     coworker-v3.md §provider_auth_result: ok reports the outcome.
     Interpretation: a well-formed request whose key the provider rejects is
     answered with provider_auth_result {ok: false}. The reference server
-    rejects keys shorter than 8 characters.
+    rejects keys shorter than 8 characters (a fixture: the spec does not say
+    a server verifies keys; the real agent-coworker saves them unverified).
 
     When the client sends:
       """

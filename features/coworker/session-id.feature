@@ -36,9 +36,6 @@ Feature: sessionId on every client message
       | ask_response                     | , "requestId": "req-ask-001", "answer": "Option A"                                                                                      | assistant_message           |
       | approval_response                | , "requestId": "req-approval-001", "approved": true                                                                                     | assistant_message           |
       | set_model                        | , "model": "claude-3-opus", "provider": "anthropic"                                                                                     | config_updated              |
-      | refresh_provider_status          |                                                                                                                                         | provider_status             |
-      | provider_catalog_get             |                                                                                                                                         | provider_catalog            |
-      | provider_auth_methods_get        |                                                                                                                                         | provider_auth_methods       |
       | provider_auth_authorize          | , "provider": "codex-cli", "methodId": "oauth_cli"                                                                                      | provider_auth_challenge     |
       | provider_auth_callback           | , "provider": "codex-cli", "methodId": "oauth_cli"                                                                                      | provider_auth_result        |
       | provider_auth_set_api_key        | , "provider": "openai", "methodId": "api_key", "apiKey": "sk-proj-wsconform"                                                            | provider_auth_result        |
@@ -61,6 +58,32 @@ Feature: sessionId on every client message
       | session_backup_checkpoint        |                                                                                                                                         | session_backup_state        |
       | session_backup_restore           |                                                                                                                                         | session_backup_state        |
       | session_backup_delete_checkpoint | , "checkpointId": "cp-0001"                                                                                                             | session_backup_state        |
+
+  @id:coworker.session-id.required-provider-reads @must
+  Scenario Outline: <type> without sessionId is refused
+    coworker-v3.md §Client -> Server Messages: every message but client_hello
+    must include sessionId; a message without it is refused with an error
+    event. Interpretation: a missing sessionId is a required field missing
+    (validation_failed); unknown_session is accepted too. Whether the
+    request was carried out is not judged here: a server may send
+    provider_catalog, provider_auth_methods and provider_status unasked on
+    connect (the real agent-coworker does, at any time after server_hello),
+    so an answer cannot be told from that burst.
+
+    When the client sends:
+      """
+      {"type": "<type>"<members>}
+      """
+    Then the client receives "error"
+    And its "code" is one of ["validation_failed", "unknown_session"]
+    And its "source" is "protocol"
+    And its "sessionId" is "{sid}"
+
+    Examples:
+      | type                             | members                                                                                                                                 | answer                      |
+      | refresh_provider_status          |                                                                                                                                         | provider_status             |
+      | provider_catalog_get             |                                                                                                                                         | provider_catalog            |
+      | provider_auth_methods_get        |                                                                                                                                         | provider_auth_methods       |
 
   @id:coworker.session-id.unknown @must
   Scenario: A sessionId that is not the connection's is unknown_session

@@ -72,11 +72,12 @@ Feature: Session lifecycle requests
       {"enableMcp": true}
       """
 
-  @id:coworker.session.mcp-tools @should @scripted
+  @id:coworker.session.mcp-tools @should @reference-fixture
   Scenario: Disabling MCP removes the MCP tools
     coworker-v3.md §set_enable_mcp: MCP tool discovery is per session.
     Interpretation: with MCP disabled, list_tools no longer lists MCP tools
-    (the reference server has one MCP tool besides six built-ins).
+    (the reference server has one MCP tool besides six built-ins: a fixture
+    only it ships).
 
     When the client sends:
       """

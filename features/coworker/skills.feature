@@ -4,9 +4,10 @@ Feature: Skills
   §disable_skill, §enable_skill, §delete_skill: global skills move between
   ~/.cowork/skills and ~/.cowork/disabled-skills, or are deleted. The spec
   names no answer for disable/enable/delete; these scenarios read the
-  result back with list_skills. Scenarios tagged @scripted use the
+  result back with list_skills. Scenarios tagged @reference-fixture use the
   reference server's demo skills (pdf: project; xlsx: global; docx: global,
-  disabled).
+  disabled), which another server does not have; enable, disable and delete
+  change ~/.cowork outside the session (@mutates-target).
 
   Background:
     Given a client connects
@@ -50,7 +51,7 @@ Feature: Skills
     And its "skill.name" is "{skill}"
     And its "content" is a string
 
-  @id:coworker.skills.front-matter-stripped @should @scripted
+  @id:coworker.skills.front-matter-stripped @should @reference-fixture
   Scenario: skill_content is the SKILL.md without its front matter
     coworker-v3.md §skill_content: "SKILL.md content with any leading YAML
     front matter stripped (so it renders cleanly in UIs)".
@@ -63,7 +64,7 @@ Feature: Skills
     And its "content" contains "# PDF Skill"
     And its "skill.source" is "project"
 
-  @id:coworker.skills.disable @must @scripted
+  @id:coworker.skills.disable @must @reference-fixture @mutates-target
   Scenario: disable_skill disables a global skill
     coworker-v3.md §disable_skill: "Disable a global skill"; §list_skills:
     disabled global skills are "marked with enabled: false".
@@ -85,7 +86,7 @@ Feature: Skills
     And its "skills" contains {"name": "xlsx", "enabled": false}
     And the client has received no "error"
 
-  @id:coworker.skills.enable @must @scripted
+  @id:coworker.skills.enable @must @reference-fixture @mutates-target
   Scenario: enable_skill enables a disabled global skill
     coworker-v3.md §enable_skill: "Enable a global skill by moving it from
     ~/.cowork/disabled-skills/<name> back to ~/.cowork/skills/<name>".
@@ -107,7 +108,7 @@ Feature: Skills
     And its "skills" contains {"name": "docx", "enabled": true}
     And the client has received no "error"
 
-  @id:coworker.skills.delete @must @scripted
+  @id:coworker.skills.delete @must @reference-fixture @mutates-target
   Scenario: delete_skill removes a global skill
     coworker-v3.md §delete_skill: "Delete a global skill directory
     permanently"; it is no longer discovered.
@@ -148,11 +149,12 @@ Feature: Skills
     And its "code" is "validation_failed"
     And the client receives no "skill_content" within 300ms
 
-  @id:coworker.skills.non-global-refused @should @scripted
+  @id:coworker.skills.non-global-refused @should @reference-fixture @mutates-target
   Scenario: Only global skills can be disabled
     coworker-v3.md §disable_skill: "Disable a global skill by moving it from
-    ~/.cowork/skills/<name>". Interpretation: disabling a project skill is a
-    policy refusal, permission_denied from the permissions source.
+    ~/.cowork/skills/<name>". Interpretation: disabling a project skill (the
+    reference's demo skill pdf) is a policy refusal, permission_denied from
+    the permissions source.
 
     When the client sends:
       """

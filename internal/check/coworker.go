@@ -2,17 +2,20 @@ package check
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 
 	"github.com/wsconform/wsconform/internal/jsonx"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
-// coworker rules: handshake, sessionId, model_stream_chunk order and
-// capability, ask/approval pairing, and the one-message-at-a-time rule.
-// Coworker has one session per connection and no resumption, so every piece
-// of state is kept per connection (Frame.Conn): a Session fed the frames of
-// several connections never mixes them.
+// coworker rules: handshake, sessionId, no resumption, model_stream_chunk
+// order and capability, ask/approval pairing, and the one-message-at-a-time
+// rule. Coworker has one session per connection and no resumption, so every
+// piece of state is kept per connection (Frame.Conn): a Session fed the
+// frames of several connections never mixes them. Only the sessionIds that
+// server_hello announced outlive their connection, so that a server which
+// resumes a session on a later connection is named (coworker.no-resumption).
 var (
 	cwHelloFirst = Rule{ID: "coworker.hello-first", Severity: Error, Evidence: Stated, Dialect: "coworker",
 		Spec:    "coworker-v3.md §Handshake Flow; §Server -> Client Events / server_hello: \"First message after connection\"",
@@ -25,6 +28,14 @@ var (
 			`§Connection: "One session per connection"; §ping: "Requires a valid sessionId for this connection."; ` +
 			`§pong: "The sessionId echoes the incoming ping sessionId."; §Error Reference: unknown_session, "sessionId mismatch for this connection"`,
 		Summary: "Every client message but client_hello, and every server event, carries the sessionId the server announced in server_hello on that connection (pong echoes the ping's, which must be that one)."}
+	cwNoResumption = Rule{ID: "coworker.no-resumption", Severity: Error, Evidence: Stated, Dialect: "coworker",
+		Spec: "coworker-v3.md §Connection: \"One session per connection — disconnecting destroys the session; there is no resumption\"; " +
+			"§Important Behaviors: \"Session = connection\"; §Handshake Flow: the server \"creates AgentSession\" on connect",
+		Quote: `§Connection: "One session per connection — disconnecting destroys the session; there is no resumption"; ` +
+			`§Important Behaviors: "Session = connection: disconnecting disposes the session and rejects all pending ask/approval deferreds. There is no reconnection or session resumption."; ` +
+			`§Handshake Flow: "Server creates an AgentSession and immediately sends server_hello with a UUID sessionId"`,
+		Summary: "A connection's server_hello announces a new session: not a sessionId another connection of the session was given, nor one the client named in its URL (e.g. ?resumeSessionId=). " +
+			"On a connection that resumed a session, stream chunks and answers that continue the old connection's turn are not judged again (chunk-index, request-id)."}
 	cwChunkIndex = Rule{ID: "coworker.chunk-index", Severity: Error, Evidence: Stated, Dialect: "coworker",
 		Spec:    "coworker-v3.md §Server -> Client Events / model_stream_chunk: \"index is monotonic (0-based) and preserves original provider emission order within that turnId\"",
 		Quote:   `§model_stream_chunk, Ordering and stability guarantees: "index is monotonic (0-based) and preserves original provider emission order within that turnId." (the scope is the turnId: indexes of different turns are never compared)`,
@@ -67,16 +78,23 @@ var (
 
 var _ = registerRuleSet("coworker", func(o Options) ruleSet { return newCoworker(o) })
 
-var _ = register(cwHelloFirst, cwSessionID, cwChunkIndex, cwChunkGap, cwChunkCapability,
+var _ = register(cwHelloFirst, cwSessionID, cwNoResumption, cwChunkIndex, cwChunkGap, cwChunkCapability,
 	cwRequestID, cwRequestDuplicate, cwRequestCancelled, cwBusy, cwBusyError)
 
 type coworker struct {
 	window int
 	conns  map[string]*cwConn
+	// announced maps each sessionId a server_hello announced to the
+	// connection it was announced on; it outlives the connection (bounded
+	// by the window, oldest first).
+	announced      map[string]string
+	announcedOrder []string
 }
 
 // cwConn is the state of one connection, which is one coworker session.
 type cwConn struct {
+	url       string // the request URL (its query may name a session)
+	resumed   bool   // server_hello resumed an earlier session
 	sawServer bool   // a server message was seen
 	hello     bool   // server_hello was seen
 	sessionID string // announced by server_hello ("" if it had none)
@@ -119,11 +137,16 @@ type cwExpect struct {
 }
 
 func newCoworker(opts Options) *coworker {
-	return &coworker{window: opts.ReplayWindow, conns: map[string]*cwConn{}}
+	return &coworker{window: opts.ReplayWindow, conns: map[string]*cwConn{}, announced: map[string]string{}}
 }
 
-func (r *coworker) opened(conn, _ string) { r.conns[conn] = r.newConn() }
-func (r *coworker) closed(conn string)    { delete(r.conns, conn) }
+func (r *coworker) opened(conn, rawURL string) {
+	c := r.newConn()
+	c.url = rawURL
+	r.conns[conn] = c
+}
+
+func (r *coworker) closed(conn string) { delete(r.conns, conn) }
 
 func (r *coworker) newConn() *cwConn {
 	return &cwConn{turns: map[string]int64{}, reqs: map[string]*cwReq{}}
@@ -224,8 +247,11 @@ func (r *coworker) answer(c *cwConn, m *message, kind string) []Finding {
 	}
 	q, known := c.reqs[id]
 	if !known {
-		if c.reqsLost {
-			return nil // announced perhaps, but beyond the window
+		if c.reqsLost || c.resumed {
+			// announced perhaps, but beyond the window, or on the
+			// connection whose session this one resumed (the server's
+			// fault, which coworker.no-resumption names)
+			return nil
 		}
 		fd := cwRequestID.fire(m, "%s names requestId %q, which no %s on this connection announced", m.Type, id, kind)
 		fd.Pointer, fd.Actual = "/requestId", strconv.Quote(id)
@@ -281,7 +307,7 @@ func (r *coworker) server(c *cwConn, m *message) []Finding {
 		c.hello = true
 		c.sessionID, _ = jsonx.String(m.Doc["sessionId"])
 		c.chunkCap, _ = jsonx.Get(m.Doc, "/capabilities/modelStreamChunk")
-		return out
+		return append(out, r.hello(c, m)...)
 	}
 	out = append(out, c.checkSessionID(m, "server event")...)
 	switch m.Type {
@@ -309,6 +335,65 @@ func (r *coworker) server(c *cwConn, m *message) []Finding {
 	return out
 }
 
+// hello judges a server_hello's sessionId against the sessions announced
+// before (coworker.no-resumption): a sessionId another connection was given,
+// or one the client named in its URL, is an old session resumed. The
+// connection is then marked resumed, so that what continues the old
+// connection's turn (a chunk whose index goes on, an answer to an ask
+// announced there) is not blamed on this one.
+func (r *coworker) hello(c *cwConn, m *message) []Finding {
+	sid := c.sessionID
+	if sid == "" {
+		return nil // the schema reports a missing sessionId
+	}
+	conn := m.Frame.Conn
+	var fd *Finding
+	if prev, ok := r.announced[sid]; ok && prev != conn {
+		f := cwNoResumption.fire(m, "server_hello announces sessionId %q, which connection %s was given before: the session was resumed, not created", sid, prev)
+		fd = &f
+	} else if name, ok := urlNames(c.url, sid); ok {
+		f := cwNoResumption.fire(m, "server_hello announces sessionId %q, the session the client asked to resume (?%s= in its URL): the session was resumed, not created", sid, name)
+		fd = &f
+	}
+	r.remember(sid, conn)
+	if fd == nil {
+		return nil
+	}
+	c.resumed = true
+	fd.Pointer, fd.Expected, fd.Actual = "/sessionId", "a new sessionId (one session per connection, no resumption)", strconv.Quote(sid)
+	return []Finding{*fd}
+}
+
+// urlNames reports the query parameter of rawURL whose value is sid.
+func urlNames(rawURL, sid string) (string, bool) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", false
+	}
+	for name, vs := range u.Query() {
+		for _, v := range vs {
+			if v == sid {
+				return name, true
+			}
+		}
+	}
+	return "", false
+}
+
+// remember records an announced sessionId, forgetting the oldest beyond
+// the window.
+func (r *coworker) remember(sid, conn string) {
+	if _, ok := r.announced[sid]; ok {
+		return
+	}
+	if len(r.announcedOrder) >= r.window {
+		delete(r.announced, r.announcedOrder[0])
+		r.announcedOrder = append(r.announcedOrder[:0], r.announcedOrder[1:]...)
+	}
+	r.announced[sid] = conn
+	r.announcedOrder = append(r.announcedOrder, sid)
+}
+
 func (r *coworker) chunk(c *cwConn, m *message) []Finding {
 	var out []Finding
 	if c.hello && c.chunkCap != "v1" && !c.capFired {
@@ -328,8 +413,10 @@ func (r *coworker) chunk(c *cwConn, m *message) []Finding {
 	}
 	last, seen := c.turns[turn]
 	switch {
-	case !seen && idx != 0 && c.turnsLost:
-		// the turn may be one the window forgot: cannot judge
+	case !seen && idx != 0 && (c.turnsLost || c.resumed):
+		// the turn may be one the window forgot, or one begun on the
+		// connection this one resumed (coworker.no-resumption names
+		// that): cannot judge
 	case !seen && idx != 0:
 		fd := cwChunkIndex.fire(m, "first model_stream_chunk of turnId %q has index %d", turn, idx)
 		fd.Pointer, fd.Expected, fd.Actual = "/index", "0", strconv.FormatInt(idx, 10)

@@ -163,6 +163,27 @@ func TestCoworkerRules(t *testing.T) {
 		{name: "missing sessionId is only the schema's", want: []string{"schema.violation"},
 			steps: then(cwStart("c1"), c2s("c1", `{"type":"list_tools"}`))},
 
+		// no-resumption: the field trial's agent-coworker kept the session of
+		// a closed connection and gave it to a reconnect that asked for it
+		// with ?resumeSessionId=: same sessionId, the old turn's chunks went
+		// on at index 6 and the old ask was answered on the new connection.
+		{name: "server_hello repeats a closed connection's sessionId", want: []string{"coworker.no-resumption"},
+			steps: then(cwStart("c1"), closeConn("c1"), s2c("c2", cwHello(cwSID)), c2s("c2", cwMsg("ping", cwSID, "")), s2c("c2", cwMsg("pong", cwSID, "")))},
+		{name: "a resumed session is named once, not as the client's stray answer or a chunk out of order",
+			want: []string{"coworker.no-resumption"}, urls: cwResumeURL, steps: then(cwBusyTurn("c1"),
+				s2c("c1", cwChunk(cwSID, "t1", 0)), s2c("c1", cwChunk(cwSID, "t1", 1)), s2c("c1", cwAsk(cwSID, "r1")), closeConn("c1"),
+				s2c("c2", cwHello(cwSID)), c2s("c2", cwAskResp(cwSID, "r1")),
+				s2c("c2", cwChunk(cwSID, "t1", 6)), s2c("c2", cwChunk(cwSID, "t1", 7)), s2c("c2", cwAssistant(cwSID, "You answered: yes")))},
+		{name: "a resumed session seen alone (the proxy's session per connection): the URL named it",
+			want: []string{"coworker.no-resumption"}, urls: cwResumeURL, steps: []step{
+				s2c("c2", cwHello(cwSID)), c2s("c2", cwAskResp(cwSID, "r1")), s2c("c2", cwChunk(cwSID, "t1", 6))}},
+		{name: "a reconnect that asks to resume and gets a new session is clean", urls: cwResumeURL,
+			steps: append(then(cwClean("c1", cwSID), closeConn("c1")), cwClean("c2", cwSID2)...)},
+		{name: "a new session's chunks and answers are still judged after a refused resumption",
+			want: []string{"coworker.request-id", "coworker.chunk-index"}, urls: cwResumeURL, steps: then(cwBusyTurn("c1"),
+				s2c("c1", cwAsk(cwSID, "r1")), closeConn("c1"),
+				s2c("c2", cwHello(cwSID2)), c2s("c2", cwAskResp(cwSID2, "r1")), s2c("c2", cwChunk(cwSID2, "t1", 6)))},
+
 		// chunk-index and chunk-gap
 		{name: "chunk index does not start at 0", want: []string{"coworker.chunk-index"},
 			steps: then(cwBusyTurn("c1"), s2c("c1", cwChunk(cwSID, "t1", 1)))},
@@ -180,7 +201,7 @@ func TestCoworkerRules(t *testing.T) {
 			s2c("c1", cwChunk(cwSID, "t2", 0)), s2c("c1", cwChunk(cwSID, "t1", 2)), s2c("c1", cwChunk(cwSID, "t2", 1)))},
 		{name: "same turnId on two connections is two turns", steps: then(cwBusyTurn("a"),
 			s2c("a", cwChunk(cwSID, "t1", 0)), s2c("a", cwChunk(cwSID, "t1", 1)),
-			s2c("b", cwHello(cwSID)), s2c("b", cwChunk(cwSID, "t1", 0)), s2c("b", cwChunk(cwSID, "t1", 1)))},
+			s2c("b", cwHello(cwSID2)), s2c("b", cwChunk(cwSID2, "t1", 0)), s2c("b", cwChunk(cwSID2, "t1", 1)))},
 
 		// chunk-capability
 		{name: "chunk without the capability", want: []string{"coworker.chunk-capability"}, steps: []step{
@@ -224,6 +245,15 @@ func TestCoworkerRules(t *testing.T) {
 			s2c("c1", cwMsg("user_message", cwSID, `"text":"x","clientMessageId":"m1"`)),
 			s2c("c1", cwMsg("user_message", cwSID, `"text":"x","clientMessageId":"m2"`)))},
 	})
+}
+
+// cwResumeURL is the URL of the field trial's reconnect: connection c2 asks
+// to resume session cwSID.
+func cwResumeURL(conn string) string {
+	if conn == "c2" {
+		return "ws://127.0.0.1:7337/ws?resumeSessionId=" + cwSID
+	}
+	return "ws://127.0.0.1:7337/ws"
 }
 
 // cwInterleave alternates the frames of two sequences.
@@ -383,6 +413,7 @@ func TestCoworkerRuleEvidence(t *testing.T) {
 	}{
 		"coworker.hello-first":       {Stated, Error},
 		"coworker.session-id":        {Stated, Error},
+		"coworker.no-resumption":     {Stated, Error},
 		"coworker.chunk-index":       {Stated, Error},
 		"coworker.chunk-gap":         {Interpretation, Warning},
 		"coworker.chunk-capability":  {Stated, Error},

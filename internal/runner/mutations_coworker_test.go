@@ -12,5 +12,6 @@ func init() {
 		"coworker-busy-message-accepted":     {"coworker.busy.user-message-refused"},
 		"coworker-error-code-unlisted":       {"coworker.errors.invalid-json", "coworker.errors.unknown-type", "coworker.session-id.unknown"},
 		"coworker-reset-answered-as-reset":   {"coworker.session.reset"},
+		"coworker-session-resumed":           {"coworker.connect.resume-refused"},
 	}
 }

@@ -16,6 +16,7 @@ const (
 	mutBusyEcho           = "coworker-busy-message-accepted"
 	mutErrorCode          = "coworker-error-code-unlisted"
 	mutResetMisnamed      = "coworker-reset-answered-as-reset"
+	mutSessionResumed     = "coworker-session-resumed"
 )
 
 // foreignSessionID is the session id of no connection, for the mutation
@@ -45,4 +46,6 @@ var Mutations = []server.Mutation{
 		Summary: "error events carry code \"agent_failure\", which is not one of the spec's codes (§error)"},
 	{Name: mutResetMisnamed, Rule: "frame.type-undocumented",
 		Summary: "reset is confirmed with a message of type reset, a client type, instead of reset_done (§reset_done)"},
+	{Name: mutSessionResumed, Rule: "coworker.no-resumption",
+		Summary: "a connection to /ws?resumeSessionId=ID gets session ID back, as agent-coworker does (§Connection: \"there is no resumption\")"},
 }

@@ -13,7 +13,8 @@ import (
 
 // provoke walks through everything a mutation can touch, tolerating the
 // mutations' effects: the connect sequence, ping, a streamed turn, a
-// message while busy, cancel, reset.
+// message while busy, cancel, reset, and a reconnect that asks to resume
+// the session (?resumeSessionId=, as agent-coworker's client does).
 func provoke(t *testing.T, srv *reftest.Server) {
 	t.Helper()
 	c := srv.Dial(t, "/ws")
@@ -39,6 +40,10 @@ func provoke(t *testing.T, srv *reftest.Server) {
 	s.send("reset")
 	if m := s.Next(); m.Type != "reset_done" && m.Type != "reset" {
 		t.Fatalf("answer to reset: %s", m)
+	}
+	c2 := srv.Dial(t, "/ws?resumeSessionId="+id)
+	for i := 0; i < 3; i++ {
+		c2.Next()
 	}
 }
 

@@ -48,6 +48,9 @@ func newSession(env *server.Env, c *server.Conn) *session {
 		providers: newProviderState(),
 		skills:    newSkills(),
 	}
+	if id := c.URL.Query().Get("resumeSessionId"); id != "" && s.mutated(mutSessionResumed) {
+		s.id = id // the old session's id: a resumption the spec rules out
+	}
 	c.OnPressure(s.gate.set)
 	return s
 }

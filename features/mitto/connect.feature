@@ -11,13 +11,15 @@ Feature: Mitto connection
   @id:mitto.connect.connected @must
   Scenario: A new connection is greeted with connected
     mitto.md §Backend → Frontend Messages: connected {session_id, client_id,
-    acp_server, is_running} says the connection is established.
+    acp_server, is_running} says the connection is established; is_running is
+    a bool (§Keepalive Fields). The spec gives the ids and acp_server no type,
+    so only their presence is asserted.
 
     Given a client connects
     When the client receives "connected"
-    Then its "data.session_id" is a string
-    And its "data.client_id" is a string
-    And its "data.acp_server" is a string
+    Then its "data.session_id" exists
+    And its "data.client_id" exists
+    And its "data.acp_server" exists
     And its "data.is_running" is a boolean
 
   @id:mitto.connect.fresh-session-no-last-prompt @should
@@ -31,12 +33,13 @@ Feature: Mitto connection
     Then its "data.last_user_prompt_id" is absent
     And its "data.last_user_prompt_seq" is absent
 
-  @id:mitto.connect.second-client-joins @must
+  @id:mitto.connect.second-client-joins @should
   Scenario: A second client joins the same session with its own client_id
     mitto.md §Backend → Frontend Messages: connected names the session and the
     client; user_prompt {sender_id, is_mine} tells clients of one session
-    apart, so each connection has its own client_id. Interpretation: a client
-    joins a session with /ws?session_id=ID.
+    apart. Interpretation: a client joins a session with /ws?session_id=ID
+    (the spec names no path), and each connection gets its own client_id (the
+    spec does not define client_id).
 
     Given a client connects
     And the client receives "connected"
@@ -45,7 +48,6 @@ Feature: Mitto connection
     When client "B" connects to "/ws?session_id={sid}"
     Then client "B" receives "connected"
     And its "data.session_id" is "{sid}"
-    And its "data.client_id" is a string
     And its "data.client_id" is not "{a_id}"
 
   @id:mitto.connect.delivery-verification @should

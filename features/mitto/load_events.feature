@@ -6,20 +6,24 @@ Feature: Mitto load_events
   events_loaded {events, has_more, first_seq, last_seq, max_seq, total_count,
   prepend, is_prompting}. limit defaults to 50 and is at most 500.
 
-  The check engine judges every events_loaded against its request: seq
-  order, first_seq/last_seq bounds, the limit, the before_seq/after_seq range
-  and that a stored event is the same event as its live delivery.
+  The check engine judges every events_loaded against its request: the
+  limit and the before_seq/after_seq range (stated: errors), and seq order,
+  first_seq/last_seq bounds and that a stored event is the same event as its
+  live delivery (our reading: warnings). The @must scenarios assert only
+  what the spec states; first_seq, last_seq, has_more and prepend, which it
+  names without describing, are asserted by @should scenarios.
 
   Background:
     Given a client connects
     And the client receives "connected"
     And I remember its "data.session_id" as "sid"
 
-  @id:mitto.load.empty-session @must
+  @id:mitto.load.empty-session @should
   Scenario: The initial load of a new session holds no events
     mitto.md §load_events Parameters: load_events without before_seq or
     after_seq is the initial load. Interpretation: a new session (a
-    connection without session_id) has no events yet, so has_more is false.
+    connection without session_id) has no events yet, so has_more is false
+    and the agent is not prompting.
 
     When the client sends:
       """
@@ -31,18 +35,49 @@ Feature: Mitto load_events
     And its "data.is_prompting" is false
 
   @id:mitto.load.initial @must
-  Scenario: The initial load returns the session's events in seq order
-    mitto.md §Event Types in load_events: events_loaded holds the events, each
-    with its type; §Backend → Frontend Messages: first_seq and last_seq bound
-    them, max_seq is the session's highest seq and has_more says whether older
-    events remain. Interpretation: when the page holds every event of the
-    session, has_more is false.
+  Scenario: The initial load returns the session's stored events
+    mitto.md §Backend → Frontend Messages: events_loaded is the "Response to
+    load_events request"; max_seq is the highest seq the server has for the
+    session (§Key Field Descriptions); §Event Types in load_events: each
+    stored event has a type, user_prompt for a user message. After
+    prompt_complete (the agent finished responding) the load holds the
+    prompt and says the agent is not prompting. The limit of 500 keeps the
+    whole short session in one page. The check engine judges the order and
+    the first_seq/last_seq bounds of the page (interpretation: warnings).
 
     Given the client sends:
       """
       {"type": "prompt", "data": {"message": "remember this", "prompt_id": "p-{unique}"}}
       """
-    And the client receives "user_prompt"
+    And the client receives "prompt_complete"
+    And I remember its "data.max_seq" as "max"
+    When the client sends:
+      """
+      {"type": "load_events", "data": {"limit": 500}}
+      """
+    Then the client receives "events_loaded"
+    And its "data.events" contains {"type": "user_prompt"}
+    And its "data.max_seq" is {max}
+    And its "data.is_prompting" is false
+    And its "data.total_count" is an integer
+
+  @id:mitto.load.initial-page-bounds @should
+  Scenario: A page holding the whole session is bounded by its first and last seq
+    mitto.md §Backend → Frontend Messages: events_loaded {events, has_more,
+    first_seq, last_seq, max_seq, total_count, prepend, …}. The spec names
+    first_seq, last_seq, has_more and prepend but does not describe them.
+    Interpretation: first_seq and last_seq are the seqs of the page's first
+    and last events, the events come in seq order, has_more is false when the
+    page holds every event, and an initial load is not prepended.
+
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "remember this", "prompt_id": "p-{unique}"}}
+      """
+    And the client receives "user_prompt" with:
+      """
+      {"data": {"prompt_id": "p-{unique}"}}
+      """
     And I remember its "data.seq" as "up_seq"
     And the client receives "prompt_complete"
     And I remember its "data.max_seq" as "max"
@@ -52,20 +87,44 @@ Feature: Mitto load_events
       """
     Then the client receives "events_loaded"
     And its "data.events" contains {"type": "user_prompt"}
-    And its "data.events" contains {"type": "agent_message"}
     And its "data.first_seq" is {up_seq}
     And its "data.last_seq" is {max}
-    And its "data.max_seq" is {max}
     And its "data.has_more" is false
     And its "data.prepend" is false
-    And its "data.is_prompting" is false
-    And its "data.total_count" is an integer
 
   @id:mitto.load.limit @must
-  Scenario: The initial load returns at most limit events, the newest ones
+  Scenario: The initial load returns at most limit events
+    mitto.md §load_events Parameters: limit is the "Maximum events to return";
+    the check engine fails an events_loaded holding more events than the
+    limit (mitto.events-loaded-limit). max_seq is still the session's highest
+    seq (§Key Field Descriptions).
+
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "one two three four", "prompt_id": "p1-{unique}"}}
+      """
+    And the client receives "prompt_complete"
+    And the client sends:
+      """
+      {"type": "prompt", "data": {"message": "five six seven", "prompt_id": "p2-{unique}"}}
+      """
+    And the client receives "prompt_complete"
+    And I remember its "data.max_seq" as "max"
+    When the client sends:
+      """
+      {"type": "load_events", "data": {"limit": 2}}
+      """
+    Then the client receives "events_loaded"
+    And its "data.events" is an array
+    And its "data.max_seq" is {max}
+
+  @id:mitto.load.limit-fills-page @should
+  Scenario: A limited initial load is a full page of the newest events
     mitto.md §load_events Parameters: limit is the maximum number of events to
-    return; the initial load shows the newest events and has_more says older
-    ones remain.
+    return. Interpretation: a session holding more events than the limit
+    fills the page, the initial load holds the newest events (last_seq is
+    max_seq) and has_more says older ones remain (the linked
+    synchronization.md is not part of the spec).
 
     Given the client sends:
       """
@@ -91,7 +150,43 @@ Feature: Mitto load_events
   @id:mitto.load.before-seq @must
   Scenario: A before_seq page holds only events below before_seq
     mitto.md §load_events Parameters: before_seq loads events with seq <
-    before_seq (pagination); the page is prepended to what the client shows.
+    before_seq (pagination); the check engine fails a page holding an event at
+    or above before_seq (mitto.events-loaded-range). The first prompt's
+    user_prompt is below the last seq, so a page of up to 500 events below it
+    holds it.
+
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "one two three four", "prompt_id": "p1-{unique}"}}
+      """
+    And the client receives "prompt_complete"
+    And the client sends:
+      """
+      {"type": "prompt", "data": {"message": "five six seven", "prompt_id": "p2-{unique}"}}
+      """
+    And the client receives "prompt_complete"
+    And I remember its "data.max_seq" as "max"
+    When the client sends:
+      """
+      {"type": "load_events", "data": {"before_seq": {max}, "limit": 2}}
+      """
+    Then the client receives "events_loaded"
+    And its "data.events" is an array
+    And its "data.max_seq" is {max}
+    When the client sends:
+      """
+      {"type": "load_events", "data": {"before_seq": {max}, "limit": 500}}
+      """
+    Then the client receives "events_loaded"
+    And its "data.events" contains {"type": "user_prompt"}
+
+  @id:mitto.load.before-seq-pages @should
+  Scenario: before_seq pages are prepended and walk back to the start
+    mitto.md §load_events Parameters: before_seq loads events with seq <
+    before_seq (pagination). Interpretation: a before_seq page says prepend
+    true, its last_seq is below before_seq, paging back from a page's
+    first_seq reaches the session's first events, and the last page says
+    has_more false.
 
     Given the client sends:
       """
@@ -112,7 +207,6 @@ Feature: Mitto load_events
     And its "data.events" has 2 items
     And its "data.last_seq" is less than {max}
     And its "data.prepend" is true
-    And its "data.max_seq" is {max}
     And I remember its "data.first_seq" as "first"
     When the client sends:
       """
@@ -126,7 +220,37 @@ Feature: Mitto load_events
   @id:mitto.load.after-seq @must
   Scenario: An after_seq sync returns the events after after_seq
     mitto.md §load_events Parameters: after_seq loads events with seq >
-    after_seq (sync), which brings a client up to max_seq.
+    after_seq (sync); the check engine fails an event at or below after_seq
+    (mitto.events-loaded-range). The second prompt's user_prompt came after
+    the first turn's max_seq, so the sync holds it; max_seq is the session's
+    highest seq (§Key Field Descriptions).
+
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "first turn", "prompt_id": "p1-{unique}"}}
+      """
+    And the client receives "prompt_complete"
+    And I remember its "data.max_seq" as "seen"
+    And the client sends:
+      """
+      {"type": "prompt", "data": {"message": "second turn", "prompt_id": "p2-{unique}"}}
+      """
+    And the client receives "prompt_complete"
+    And I remember its "data.max_seq" as "max"
+    When the client sends:
+      """
+      {"type": "load_events", "data": {"after_seq": {seen}, "limit": 500}}
+      """
+    Then the client receives "events_loaded"
+    And its "data.max_seq" is {max}
+    And its "data.events" contains {"type": "user_prompt"}
+
+  @id:mitto.load.after-seq-bounds @should
+  Scenario: An after_seq sync is bounded by first_seq and last_seq
+    mitto.md §load_events Parameters: after_seq loads events with seq >
+    after_seq (sync). Interpretation: first_seq and last_seq (named, not
+    described) bound the sync, which ends at max_seq, and has_more is false
+    when it holds every newer event.
 
     Given the client sends:
       """
@@ -147,14 +271,13 @@ Feature: Mitto load_events
     Then the client receives "events_loaded"
     And its "data.first_seq" is greater than {seen}
     And its "data.last_seq" is {max}
-    And its "data.max_seq" is {max}
-    And its "data.events" contains {"type": "user_prompt"}
     And its "data.has_more" is false
 
   @id:mitto.load.after-max-seq-empty @must
   Scenario: A sync from max_seq finds nothing new
     mitto.md §load_events Parameters: after_seq loads events with seq >
-    after_seq; a client that has every event gets none.
+    after_seq; §Key Field Descriptions: max_seq is the highest seq the server
+    has, so a client that has every event gets none.
 
     Given the client sends:
       """
@@ -169,11 +292,33 @@ Feature: Mitto load_events
     Then the client receives "events_loaded"
     And its "data.events" has 0 items
     And its "data.max_seq" is {max}
-    And its "data.has_more" is false
 
   @id:mitto.load.default-limit @must @scripted
-  Scenario: Without limit the initial load returns 50 events
-    mitto.md §load_events Parameters: limit defaults to 50.
+  Scenario: Without limit the initial load returns at most 50 events
+    mitto.md §load_events Parameters: limit defaults to 50; the check engine
+    fails an answer to a load without limit that holds more than 50 events
+    (mitto.events-loaded-limit). The spec makes limit a maximum, so the exact
+    count is mitto.load.default-limit-full's (a SHOULD).
+
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/stream 60", "prompt_id": "p-{unique}"}}
+      """
+    And the client receives "prompt_complete" within 5s
+    And I remember its "data.max_seq" as "max"
+    When the client sends:
+      """
+      {"type": "load_events", "data": {}}
+      """
+    Then the client receives "events_loaded"
+    And its "data.events" is an array
+    And its "data.max_seq" is {max}
+
+  @id:mitto.load.default-limit-full @should @scripted
+  Scenario: Without limit the initial load is a full page of the newest 50 events
+    mitto.md §load_events Parameters: limit defaults to 50. Interpretation: a
+    session of more than 50 events fills the page with its newest events and
+    has_more says older ones remain.
 
     Given the client sends:
       """
@@ -191,9 +336,31 @@ Feature: Mitto load_events
     And its "data.has_more" is true
 
   @id:mitto.load.max-limit @must @scripted
+  Scenario: A limit of 500 is served
+    mitto.md §load_events Parameters: limit is an int, at most 500, so a load
+    with limit 500 is a valid request and is answered with events_loaded
+    (§Backend → Frontend Messages: "Response to load_events request"); the
+    check engine fails an answer with more than 500 events.
+
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/stream 505", "prompt_id": "p-{unique}"}}
+      """
+    And the client receives "prompt_complete" within 5s
+    And I remember its "data.max_seq" as "max"
+    When the client sends:
+      """
+      {"type": "load_events", "data": {"limit": 500}}
+      """
+    Then the client receives "events_loaded"
+    And its "data.events" is an array
+    And its "data.max_seq" is {max}
+
+  @id:mitto.load.max-limit-full @should @scripted
   Scenario: A limit of 500 returns 500 events of a longer session
     mitto.md §load_events Parameters: limit is the maximum number of events to
-    return, at most 500.
+    return, at most 500. Interpretation: a session of more than 500 events
+    fills the page and has_more says older ones remain.
 
     Given the client sends:
       """
@@ -267,11 +434,13 @@ Feature: Mitto load_events
     And its "data.message" is a string
     And the client receives no "events_loaded" within 300ms
 
-  @id:mitto.load.tool-events-stored @must @scripted
+  @id:mitto.load.tool-events-stored @should @scripted
   Scenario: Stored tool events keep their type and content
     mitto.md §Event Types in load_events: tool_call and tool_update are event
-    types of events_loaded; a stored event is the event that was delivered
-    live with its seq (the check engine compares them).
+    types of events_loaded. Interpretation: a stored event is the event that
+    was delivered live with its seq, with the same type and content (the
+    check engine compares them, mitto.replay-mismatch: the spec never says two
+    deliveries of one seq carry the same content).
 
     Given the client sends:
       """
@@ -280,24 +449,28 @@ Feature: Mitto load_events
     And the client receives "prompt_complete"
     When the client sends:
       """
-      {"type": "load_events", "data": {}}
+      {"type": "load_events", "data": {"limit": 500}}
       """
     Then the client receives "events_loaded"
     And its "data.events" contains {"type": "tool_call"}
     And its "data.events" contains {"type": "tool_update"}
     And its "data.events" contains {"type": "agent_message"}
 
-  @id:mitto.load.pages-agree @must
+  @id:mitto.load.pages-agree @should
   Scenario: Overlapping loads return the same stored events
-    mitto.md §Key Field Descriptions / Sequence Number Fields: a seq names one
-    event, so every load that returns it returns the same event (the check
-    engine compares the copies).
+    mitto.md §Key Field Descriptions / Sequence Number Fields: a seq numbers
+    one event of the session. Interpretation: every load that returns a seq
+    returns the same event (the check engine compares the copies,
+    mitto.replay-mismatch), and first_seq/last_seq bound each page.
 
     Given the client sends:
       """
       {"type": "prompt", "data": {"message": "a b c d e", "prompt_id": "p-{unique}"}}
       """
-    And the client receives "user_prompt"
+    And the client receives "user_prompt" with:
+      """
+      {"data": {"prompt_id": "p-{unique}"}}
+      """
     And I remember its "data.seq" as "up_seq"
     And the client receives "prompt_complete"
     And I remember its "data.max_seq" as "max"
@@ -323,8 +496,9 @@ Feature: Mitto load_events
   @id:mitto.load.second-client @must
   Scenario: A client joining later loads the history it missed
     mitto.md §load_events Parameters: the initial load gives a client the
-    session's events; §Key Field Descriptions: max_seq enables immediate gap
-    detection.
+    session's events; §Key Field Descriptions: max_seq, the session's highest
+    seq, enables immediate gap detection. (The second client joins with
+    /ws?session_id=ID, this feature's reading: see connect.feature.)
 
     Given the client sends:
       """
@@ -334,11 +508,11 @@ Feature: Mitto load_events
     And I remember its "data.max_seq" as "max"
     When client "B" connects to "/ws?session_id={sid}"
     And client "B" receives "connected"
+    And its "data.session_id" is "{sid}"
     And client "B" sends:
       """
-      {"type": "load_events", "data": {}}
+      {"type": "load_events", "data": {"limit": 500}}
       """
     Then client "B" receives "events_loaded"
     And its "data.max_seq" is {max}
-    And its "data.last_seq" is {max}
     And its "data.events" contains {"type": "user_prompt"}

@@ -11,11 +11,12 @@ Feature: Mitto prompt flow
     And I remember its "data.session_id" as "sid"
     And I remember its "data.client_id" as "a_id"
 
-  @id:mitto.prompt.received @must
+  @id:mitto.prompt.received @should
   Scenario: A prompt is acknowledged with prompt_received naming its prompt_id
     mitto.md §Backend → Frontend Messages: prompt_received {prompt_id} is the
-    ACK that the prompt was received and persisted; it names the prompt_id the
-    client sent.
+    "ACK that prompt was received and persisted". Interpretation: the ACK
+    names the prompt_id of the prompt it acknowledges (the spec does not say
+    which prompt_id it carries).
 
     When the client sends:
       """
@@ -24,11 +25,14 @@ Feature: Mitto prompt flow
     Then the client receives "prompt_received"
     And its "data.prompt_id" is "p-{unique}"
 
-  @id:mitto.prompt.user-prompt-mine @must
-  Scenario: The sender gets its own prompt back as user_prompt with is_mine true
+  @id:mitto.prompt.user-prompt-echo @must
+  Scenario: The sender gets its own prompt back as user_prompt
     mitto.md §Backend → Frontend Messages: user_prompt {seq, max_seq,
-    sender_id, prompt_id, message, is_mine} is the broadcast of a user prompt
-    to all clients, the sender included; is_mine is true for the sender.
+    sender_id, prompt_id, message, is_mine} is the "Broadcast of user prompt
+    to all clients", the sender included, with the prompt's prompt_id and
+    message; §Key Field Descriptions: max_seq is the highest seq the server
+    has, so it is not below the message's own seq (the check engine judges
+    it, mitto.max-seq).
 
     When the client sends:
       """
@@ -39,54 +43,82 @@ Feature: Mitto prompt flow
       {"data": {"prompt_id": "p-{unique}"}}
       """
     And its "data.message" is "hello mine"
-    And its "data.sender_id" is "{a_id}"
-    And its "data.is_mine" is true
     And its "data.seq" is an integer
-    And its "data.seq" is at least 1
     And its "data.max_seq" is an integer
 
-  @id:mitto.prompt.broadcast @must
-  Scenario: A prompt is broadcast to a second client of the session with is_mine false
-    mitto.md §Backend → Frontend Messages: user_prompt is the broadcast of a
-    user prompt to all clients; is_mine tells the sender's connection from the
-    others, and sender_id names the sender's client_id.
+  @id:mitto.prompt.user-prompt-mine @should
+  Scenario: is_mine and sender_id tell the sender's connection from the others
+    mitto.md §Backend → Frontend Messages: user_prompt {sender_id, is_mine} is
+    broadcast to all clients; connected names each client's client_id. The
+    spec names is_mine and sender_id but does not define them.
+    Interpretation: is_mine is true on the connection that sent the prompt
+    and false on the others, and sender_id is the sender's client_id.
 
     Given client "B" connects to "/ws?session_id={sid}"
     And client "B" receives "connected"
     When the client sends:
       """
-      {"type": "prompt", "data": {"message": "hello everyone", "prompt_id": "p-{unique}"}}
+      {"type": "prompt", "data": {"message": "hello mine", "prompt_id": "p-{unique}"}}
       """
-    Then the client receives "prompt_received"
-    And its "data.prompt_id" is "p-{unique}"
-    And the client receives "user_prompt" with:
+    Then the client receives "user_prompt" with:
       """
       {"data": {"prompt_id": "p-{unique}"}}
       """
+    And its "data.sender_id" is "{a_id}"
     And its "data.is_mine" is true
+    And client "B" receives "user_prompt" with:
+      """
+      {"data": {"prompt_id": "p-{unique}"}}
+      """
+    And its "data.sender_id" is "{a_id}"
+    And its "data.is_mine" is false
+
+  @id:mitto.prompt.broadcast @must
+  Scenario: A prompt is broadcast to a second client of the session
+    mitto.md §Backend → Frontend Messages: user_prompt is the "Broadcast of
+    user prompt to all clients": a second client of the session receives the
+    same user_prompt, with the prompt's prompt_id and message and the same
+    seq (§Key Field Descriptions: seq numbers the session's events). (The
+    second client joins with /ws?session_id=ID, this feature's reading: see
+    connect.feature.)
+
+    Given client "B" connects to "/ws?session_id={sid}"
+    And client "B" receives "connected"
+    And its "data.session_id" is "{sid}"
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "hello everyone", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "user_prompt" with:
+      """
+      {"data": {"prompt_id": "p-{unique}"}}
+      """
     And I remember its "data.seq" as "up_seq"
     And client "B" receives "user_prompt" with:
       """
       {"data": {"prompt_id": "p-{unique}"}}
       """
-    And its "data.is_mine" is false
-    And its "data.sender_id" is "{a_id}"
     And its "data.message" is "hello everyone"
     And its "data.seq" is {up_seq}
 
   @id:mitto.prompt.turn @must
   Scenario: The agent answers with agent_message chunks and ends with prompt_complete
     mitto.md §Backend → Frontend Messages: agent_message {seq, max_seq, html,
-    is_prompting} carries the HTML-rendered answer and prompt_complete
-    {event_count, max_seq} says the agent finished responding.
-    §Key Field Descriptions: seq increases monotonically and max_seq is the
-    highest seq the server has, so it is never below a seq already sent.
+    is_prompting} carries the HTML-rendered answer to the prompt and
+    prompt_complete {event_count, max_seq} says the agent finished
+    responding; is_prompting says whether the agent is currently responding
+    (§Keepalive Fields). §Key Field Descriptions: seq increases monotonically
+    as events arrive, so the answer's seq is above its prompt's, and max_seq
+    is the highest seq the server has, never below a seq already sent.
 
     When the client sends:
       """
       {"type": "prompt", "data": {"message": "hello there my friend", "prompt_id": "p-{unique}"}}
       """
-    Then the client receives "user_prompt"
+    Then the client receives "user_prompt" with:
+      """
+      {"data": {"prompt_id": "p-{unique}"}}
+      """
     And I remember its "data.seq" as "up_seq"
     And the client receives "agent_message"
     And its "data.html" is a string
@@ -101,10 +133,13 @@ Feature: Mitto prompt flow
   Scenario: A second client receives the whole turn with the same seq numbers
     mitto.md §Key Field Descriptions / Sequence Number Fields: seq numbers the
     events of the session, max_seq is the session's highest; every client of
-    the session sees the agent's events and prompt_complete.
+    the session sees the prompt's user_prompt (a broadcast to all clients),
+    the agent's answer and prompt_complete. (The second client joins with
+    /ws?session_id=ID, this feature's reading: see connect.feature.)
 
     Given client "B" connects to "/ws?session_id={sid}"
     And client "B" receives "connected"
+    And its "data.session_id" is "{sid}"
     When the client sends:
       """
       {"type": "prompt", "data": {"message": "tell us both", "prompt_id": "p-{unique}"}}
@@ -112,9 +147,9 @@ Feature: Mitto prompt flow
     Then the client receives "prompt_complete"
     And I remember its "data.max_seq" as "max"
     And client "B" receives, in order:
-      | user_prompt     | {"data": {"prompt_id": "p-{unique}", "is_mine": false}} |
-      | agent_message   |                                                         |
-      | prompt_complete |                                                         |
+      | user_prompt     | {"data": {"prompt_id": "p-{unique}"}} |
+      | agent_message   |                                       |
+      | prompt_complete |                                       |
     And its "data.max_seq" is {max}
 
   @id:mitto.prompt.seq-continues @must
@@ -144,7 +179,9 @@ Feature: Mitto prompt flow
   @id:mitto.prompt.thought @must @scripted
   Scenario: Reasoning streams as agent_thought before the answer
     mitto.md §Backend → Frontend Messages: agent_thought {seq, max_seq, text,
-    is_prompting} carries the agent's thinking as plain text.
+    is_prompting} carries the agent's thinking as plain text while the agent
+    is responding. ci/testmode.md /think: the reasoning events, then the
+    reply (how many chunks is the server's own).
 
     When the client sends:
       """
@@ -155,15 +192,16 @@ Feature: Mitto prompt flow
       | agent_thought   | {"data": {"is_prompting": true}} |
       | agent_message   |                                  |
       | prompt_complete |                                  |
-    And the client has received 3 "agent_thought" where "data.text" is a string
+    And the client has received at least 1 "agent_thought" where "data.text" is a string
 
   @id:mitto.prompt.tool-call @must @scripted
   Scenario: A tool run without approval reports tool_call and tool_update
     mitto.md §Backend → Frontend Messages: tool_call {seq, max_seq, id, title,
     status, is_prompting} announces a tool invocation and tool_update {seq,
-    max_seq, id, status, is_prompting} its status changes. §Key Field
-    Descriptions: seq is monotonically increasing, so each event is delivered
-    once: a tool_update is never repeated with the same seq.
+    max_seq, id, status, is_prompting} a status change of the call it names
+    by id. §Key Field Descriptions: seq is monotonically increasing, so the
+    update's seq is above the call's. ci/testmode.md /exec: the tool call and
+    its result, then the reply.
 
     When the client sends:
       """
@@ -171,14 +209,35 @@ Feature: Mitto prompt flow
       """
     Then the client receives "tool_call"
     And its "data.title" is a string
-    And its "data.status" is a string
+    And its "data.status" exists
+    And I remember its "data.id" as "tool"
+    And I remember its "data.seq" as "call_seq"
+    And the client receives "tool_update" with:
+      """
+      {"data": {"id": "{tool}"}}
+      """
+    And its "data.seq" is greater than {call_seq}
+    And the client receives "prompt_complete"
+
+  @id:mitto.prompt.tool-call-statuses @should @scripted
+  Scenario: A tool call goes in_progress, then completed, each update delivered once
+    mitto.md §Backend → Frontend Messages: tool_update {seq, id, status} is a
+    "Tool status update". The spec lists no status values: in_progress and
+    completed are ACP's (Interpretation). §Key Field Descriptions: seq is a
+    monotonically increasing sequence number; Interpretation: an update is
+    delivered once, not again with the same seq (mitto.seq-duplicate).
+
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/exec ls", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "tool_call"
     And I remember its "data.id" as "tool"
     And I remember its "data.seq" as "call_seq"
     And the client receives "tool_update" with:
       """
       {"data": {"id": "{tool}", "status": "in_progress"}}
       """
-    And its "data.seq" is greater than {call_seq}
     And the client receives "tool_update" with:
       """
       {"data": {"id": "{tool}", "status": "completed"}}

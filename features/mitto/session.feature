@@ -12,18 +12,22 @@ Feature: Mitto cancel and rename_session
   Scenario: cancel stops a running turn, which ends with prompt_complete
     mitto.md §Frontend → Backend Messages: cancel cancels the current agent
     operation; §Backend → Frontend Messages: prompt_complete says the agent
-    finished responding.
+    finished responding, after which it sends no more of the answer, and
+    keepalive_ack.is_prompting says whether it is responding. The turn
+    (ci/testmode.md /slow 300: 30 s of chunks) would outlast the receive
+    timeout if the cancel did nothing; how fast a cancel lands is not stated,
+    so no shorter time is asserted.
 
     Given the client sends:
       """
-      {"type": "prompt", "data": {"message": "/slow 30", "prompt_id": "p-{unique}"}}
+      {"type": "prompt", "data": {"message": "/slow 300", "prompt_id": "p-{unique}"}}
       """
     And the client receives "agent_message"
     When the client sends:
       """
       {"type": "cancel", "data": {}}
       """
-    Then the client receives "prompt_complete" within 1s
+    Then the client receives "prompt_complete"
     And the client receives no "agent_message" within 300ms
     When the client sends:
       """
@@ -35,21 +39,26 @@ Feature: Mitto cancel and rename_session
   @id:mitto.cancel.other-client-sees-end @must @scripted
   Scenario: A turn cancelled by one client ends for every client
     mitto.md §Frontend → Backend Messages: cancel cancels the current agent
-    operation of the session; prompt_complete reaches every client.
+    operation of the session; prompt_complete (the agent finished
+    responding) reaches every client of the session. The turn (/slow 300)
+    would outlast the receive timeout if the cancel did nothing. (The second
+    client joins with /ws?session_id=ID, this feature's reading: see
+    connect.feature.)
 
     Given client "B" connects to "/ws?session_id={sid}"
     And client "B" receives "connected"
+    And its "data.session_id" is "{sid}"
     And the client sends:
       """
-      {"type": "prompt", "data": {"message": "/slow 30", "prompt_id": "p-{unique}"}}
+      {"type": "prompt", "data": {"message": "/slow 300", "prompt_id": "p-{unique}"}}
       """
     And client "B" receives "agent_message"
     When client "B" sends:
       """
       {"type": "cancel", "data": {}}
       """
-    Then client "B" receives "prompt_complete" within 1s
-    And the client receives "prompt_complete" within 1s
+    Then client "B" receives "prompt_complete"
+    And the client receives "prompt_complete"
     And the client receives no "agent_message" within 300ms
 
   @id:mitto.cancel.tool-fails @should @scripted
@@ -81,11 +90,12 @@ Feature: Mitto cancel and rename_session
   @id:mitto.cancel.then-prompt @must @scripted
   Scenario: After a cancel the session takes the next prompt
     mitto.md §Frontend → Backend Messages: cancel cancels the current
-    operation only; the session goes on with the next prompt.
+    operation only; the session goes on with the next prompt, whose seq
+    continues above max_seq (§Key Field Descriptions).
 
     Given the client sends:
       """
-      {"type": "prompt", "data": {"message": "/slow 30", "prompt_id": "p1-{unique}"}}
+      {"type": "prompt", "data": {"message": "/slow 300", "prompt_id": "p1-{unique}"}}
       """
     And the client receives "agent_message"
     And the client sends:
@@ -124,11 +134,13 @@ Feature: Mitto cancel and rename_session
       """
     Then the client receives "prompt_complete"
 
-  @id:mitto.rename.accepted @must
+  @id:mitto.rename.accepted @should
   Scenario: rename_session is accepted and the session goes on
     mitto.md §Frontend → Backend Messages: rename_session {name} renames the
-    current session. The spec defines no reply, so none is expected; the
-    rename must not be refused and the session stays usable.
+    current session. The spec defines no reply, so none is expected.
+    Interpretation: a valid rename is not refused with error and the session
+    stays usable (the spec names no reason to refuse one, nor says it may
+    not).
 
     When the client sends:
       """
@@ -142,10 +154,13 @@ Feature: Mitto cancel and rename_session
       """
     Then the client receives "prompt_complete"
 
-  @id:mitto.rename.other-client-unaffected @must
+  @id:mitto.rename.other-client-unaffected @should
   Scenario: A rename from one client does not disturb another client of the session
     mitto.md §Frontend → Backend Messages: rename_session renames the current
-    session, which every client shares; no client gets an error for it.
+    session, which every client shares; §Keepalive Fields: status is a
+    session status (active, completed, error). Interpretation: no client gets
+    an error for a valid rename, and the session's status stays one of the
+    listed values (the spec lists them without closing the type).
 
     Given client "B" connects to "/ws?session_id={sid}"
     And client "B" receives "connected"

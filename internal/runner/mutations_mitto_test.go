@@ -2,16 +2,16 @@ package runner
 
 func init() {
 	catchers["mitto"] = map[string][]string{
-		"mitto-max-seq-below-seq":        {"mitto.prompt.turn", "mitto.prompt.user-prompt-mine"},
+		"mitto-max-seq-below-seq":        {"mitto.prompt.turn", "mitto.prompt.user-prompt-echo"},
 		"mitto-seq-swapped":              {"mitto.prompt.turn", "mitto.prompt.second-client-sees-turn"},
-		"mitto-tool-update-twice":        {"mitto.prompt.tool-call"},
-		"mitto-is-mine-inverted":         {"mitto.prompt.user-prompt-mine", "mitto.prompt.broadcast"},
+		"mitto-tool-update-twice":        {"mitto.prompt.tool-call-statuses"},
+		"mitto-is-mine-inverted":         {"mitto.prompt.user-prompt-mine"},
 		"mitto-page-overlaps-before-seq": {"mitto.load.before-seq"},
 		"mitto-page-over-limit":          {"mitto.load.limit", "mitto.load.default-limit"},
-		"mitto-first-seq-off":            {"mitto.load.initial"},
+		"mitto-first-seq-off":            {"mitto.load.initial", "mitto.load.initial-page-bounds"},
 		"mitto-loaded-newest-first":      {"mitto.load.initial", "mitto.load.after-seq"},
 		"mitto-replay-retyped":           {"mitto.load.tool-events-stored"},
-		"mitto-has-more-always":          {"mitto.load.initial", "mitto.load.after-max-seq-empty"},
+		"mitto-has-more-always":          {"mitto.load.initial-page-bounds", "mitto.load.after-seq-bounds"},
 		"mitto-keepalive-max-seq-zero":   {"mitto.keepalive.max-seq", "mitto.sync.gap-after-reconnect"},
 		"mitto-prompt-complete-no-count": {"mitto.prompt.turn", "mitto.prompt.second-client-sees-turn"},
 		"mitto-dismiss-wrong-id":         {"mitto.uiprompt.dismiss-on-cancel"},

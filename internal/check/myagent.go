@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wsconform/wsconform/internal/jsonx"
 	"github.com/wsconform/wsconform/internal/wire"
@@ -79,6 +80,20 @@ var (
 		Spec:    "myagent-events.md §Session Management / Connection Lifecycle: new connection receives system.connected",
 		Quote:   "New connection receives `system.connected` (that it comes first is our reading)",
 		Summary: "The first server event on a connection is system.connected."}
+	maSeqGap = Rule{ID: "myagent.seq-gap", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
+		Spec: "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack); Buffer Management",
+		Quote: `"Events are numbered for reliable delivery with client acknowledgment"; "Unacknowledged events are retried" ` +
+			`(the spec does not say the numbers are consecutive: that a skipped number is a numbered event the client never got is our reading)`,
+		Summary: "On a connection that is its session's only one, outside a replay, a server event's seq is the previous seq + 1: a skipped number is a numbered event that was not delivered (one that arrives late also breaks myagent.seq-order). A warning: the spec does not say the numbers are consecutive, and a server may number across sessions."}
+	maHeartbeatInterval = Rule{ID: "myagent.heartbeat-interval", Severity: Warning, Evidence: Shown, Dialect: "myagent",
+		Spec:    "myagent-events.md §Session Management / Connection Lifecycle",
+		Quote:   "Heartbeat: `system.heartbeat` every 30s (configurable)",
+		Summary: "Two consecutive system.heartbeat on one connection are at most 35 s apart (the spec's 30 s plus 5 s of slack). Judged between two heartbeats, never from the connection's start, so where a server's heartbeat loop stands when a client connects does not matter; `wsconform run` scenarios last under 60 s, so it shows in recordings of longer connections (wsproxy, validate). A warning: the interval is configurable, so a longer one departs from the default only."}
+	maConfirmIgnored = Rule{ID: "myagent.confirm-ignored", Severity: Warning, Evidence: Shown, Dialect: "myagent",
+		Spec: "myagent-events.md §Request/Response Pairing (step_id); §Event Flow Architecture / 2. User Confirmation Flow; §Payload Examples / Plan Confirmation Request",
+		Quote: `// Client responds with matching step_id { event: "user.response", step_id: "plan_confirm_1", content: { approved: true } }; ` +
+			`"agent.user_confirm ↓ [User decision] ↓ user.response ↓ [Continue or cancel based on response]"`,
+		Summary: "After a user.response with content.approved true answers an agent.user_confirm of metadata.scope \"plan\", the run goes on to solving: it does not end with agent.final_answer or plan.cancelled before any solver.start (unless the client cancelled or sent a new request). A warning: {approved: true} is the spec's example answer, not a typed field."}
 	maPipelineOrder = Rule{ID: "myagent.pipeline-order", Severity: Warning, Evidence: Shown, Dialect: "myagent",
 		Spec:    "myagent-events.md §Event Flow Architecture / 1. Plan → Solve → Aggregate Pipeline",
 		Quote:   "user.message ↓ plan.start ↓ plan.completed … solver.start … solver.completed ↓ aggregate.start ↓ aggregate.completed ↓ pipeline.completed ↓ agent.final_answer (a flow diagram)",
@@ -88,7 +103,12 @@ var (
 var _ = registerRuleSet("myagent", func(o Options) ruleSet { return newMyagent(o) })
 
 var _ = register(maSeqOrder, maRetryMismatch, maAckUnsent, maReconnectUnseen, maAckRegress, maReplayMismatch, maReplayGap, maReplayTruncated,
-	maReplayDuplicate, maRedeliveryAfterAck, maResponseStep, maResponseRepeat, maConnectedFirst, maPipelineOrder)
+	maReplayDuplicate, maRedeliveryAfterAck, maResponseStep, maResponseRepeat, maConnectedFirst, maPipelineOrder,
+	maSeqGap, maHeartbeatInterval, maConfirmIgnored)
+
+// maHeartbeatMax is the longest pause between two heartbeats the spec's
+// default of 30 s allows, with slack for a loaded server.
+const maHeartbeatMax = 35 * time.Second
 
 // maIgnore lists the members a re-delivered event may change: connection_id
 // names the WebSocket connection the event travels on, which is a new one
@@ -116,6 +136,11 @@ type myagent struct {
 	// answered; once it evicted a step, an unknown step_id may be a
 	// forgotten one and is not reported.
 	steps *recent[bool]
+	// plans holds the step_ids of the agent.user_confirm of scope "plan".
+	plans *recent[bool]
+	// approved is the step_id of a plan confirmation the client approved
+	// with content.approved true, while the run has not started solving.
+	approved string
 }
 
 type maConn struct {
@@ -143,6 +168,9 @@ type maConn struct {
 	// claim of last_seq must not make later, correct seqs look repeated.
 	undo maUndo
 	run  maRun
+	// the last system.heartbeat on this connection
+	hasBeat bool
+	beat    time.Time
 }
 
 type maUndo struct {
@@ -166,6 +194,7 @@ func newMyagent(opts Options) *myagent {
 		known:  newSeqWindow(opts.ReplayWindow),
 		conns:  map[string]*maConn{},
 		steps:  newRecent[bool](opts.ReplayWindow),
+		plans:  newRecent[bool](opts.ReplayWindow),
 	}
 }
 
@@ -200,15 +229,23 @@ func (r *myagent) client(c *maConn, m *message) []Finding {
 	case "user.reconnect_with_state":
 		return r.reconnect(c, m)
 	case "user.response":
-		if v, ok := jsonx.Get(m.Doc, "/content/approved"); ok && v == false {
+		v, _ := jsonx.Get(m.Doc, "/content/approved")
+		if v == false {
 			r.endRuns() // a declined confirmation ends the run without a pipeline
+		}
+		if id, ok := jsonx.String(m.Doc["step_id"]); ok && v == true {
+			if _, plan := r.plans.get(id); plan {
+				r.approved = id
+			}
 		}
 		return r.response(m)
 	case "user.message", "user.solve_tasks":
+		r.approved = ""
 		for _, cc := range r.conns {
 			cc.run = maRun{}
 		}
 	case "user.cancel":
+		r.approved = ""
 		r.endRuns()
 	}
 	return nil
@@ -361,15 +398,20 @@ func (r *myagent) server(c *maConn, m *message) []Finding {
 	if m.Type == "system.notice" {
 		out = append(out, r.noticeList(c, m)...)
 	}
+	if m.Type == "system.heartbeat" {
+		out = append(out, r.heartbeat(c, m)...)
+	}
 	e, ok := jsonx.Int64(m.Doc["seq"])
 	if !ok {
 		r.state(m.Type, m.Doc)
+		out = append(out, r.confirmOutcome(m)...)
 		return append(out, r.pipeline(c, m, m.Type, "")...)
 	}
 	fs, fresh, before := r.deliver(c, m, m.Doc, m.Type, e, "", true)
 	out = append(out, fs...)
 	if fresh {
 		r.state(m.Type, m.Doc)
+		out = append(out, r.confirmOutcome(m)...)
 	}
 	if !before {
 		out = append(out, r.pipeline(c, m, m.Type, "")...)
@@ -453,6 +495,10 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 		fd := maSeqOrder.fire(m, "seq %d after %d on this connection", e, c.last)
 		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf("> %d", c.last), se
 		out = append(out, fd)
+	case top && !c.resumed && c.hasLast && e > c.last+1 && len(r.conns) == 1:
+		fd := maSeqGap.fire(m, "seq %d after %d on this connection: %s never delivered before it", e, c.last, maSpan(c.last+1, e-1))
+		fd.Pointer, fd.Expected, fd.Actual = ptr, strconv.FormatInt(c.last+1, 10), se
+		out = append(out, fd)
 	}
 	if !c.hasLast || e > c.last {
 		c.hasLast, c.last = true, e
@@ -531,7 +577,57 @@ func (r *myagent) state(typ string, doc map[string]any) {
 	}
 	if id, ok := jsonx.String(doc["step_id"]); ok {
 		r.steps.put(id, false)
+		if scope, _ := jsonx.Get(doc, "/metadata/scope"); scope == "plan" {
+			r.plans.put(id, true)
+		}
 	}
+}
+
+// maSpan names the seqs from a to b.
+func maSpan(a, b int64) string {
+	if a == b {
+		return "seq " + strconv.FormatInt(a, 10) + " was"
+	}
+	return fmt.Sprintf("seqs %d–%d were", a, b)
+}
+
+// heartbeat judges the pause since the connection's previous heartbeat.
+func (r *myagent) heartbeat(c *maConn, m *message) []Finding {
+	t := m.Frame.Time
+	if t.IsZero() {
+		return nil
+	}
+	prev, had := c.beat, c.hasBeat
+	c.hasBeat, c.beat = true, t
+	if !had || t.Sub(prev) <= maHeartbeatMax {
+		return nil
+	}
+	gap := t.Sub(prev).Round(100 * time.Millisecond)
+	fd := maHeartbeatInterval.fire(m, "system.heartbeat %s after the previous one on this connection", gap)
+	fd.Expected, fd.Actual = "at most "+maHeartbeatMax.String()+" (every 30s by default)", gap.String()
+	return []Finding{fd}
+}
+
+// confirmOutcome follows a run whose plan the client approved: solving
+// must come next, not the end of the run.
+func (r *myagent) confirmOutcome(m *message) []Finding {
+	if r.approved == "" {
+		return nil
+	}
+	switch m.Type {
+	case "solver.start", "plan.start", "aggregate.start", "agent.user_confirm":
+		r.approved = "" // the run went on (or asks again)
+	case "agent.final_answer", "plan.cancelled":
+		id := r.approved
+		r.approved = ""
+		fd := maConfirmIgnored.fire(m, "%s without any solver.start after the client approved the plan (user.response step_id %q, content {approved: true})", m.Type, id)
+		fd.Pointer, fd.Expected, fd.Actual = "/event", "solver.start (the run continues on approval)", m.Type
+		if s, ok := jsonx.String(m.Doc["content"]); ok {
+			fd.Actual = fmt.Sprintf("%s %q", m.Type, s)
+		}
+		return []Finding{fd}
+	}
+	return nil
 }
 
 // pipeline follows the run a connection sees, from its new deliveries.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/wire"
@@ -157,11 +158,17 @@ func TestMyagentRules(t *testing.T) {
 			maNotice("c2", -1, maItem("agent.thinking", 3), maItem("plan.completed", 2)))},
 
 		// seq-order
-		{name: "seq goes backwards", want: []string{"myagent.seq-order"},
+		{name: "seq goes backwards", want: []string{"myagent.seq-order", "myagent.seq-gap"},
 			steps: then(maThree, maS("c1", "agent.tool_call", 10), maS("c1", "agent.tool_result", 4))},
 		{name: "seq reused for another event", want: []string{"myagent.retry-mismatch"},
 			steps: then(maThree, maS("c1", "agent.tool_call", 2))},
-		{name: "seq may skip numbers", steps: then(maThree, maS("c1", "agent.tool_call", 10))},
+		{name: "seq skips numbers on the session's only connection", want: []string{"myagent.seq-gap"},
+			steps: then(maThree, maS("c1", "agent.tool_call", 10))},
+		{name: "seq skips numbers while two connections share the session", steps: then(maThree,
+			maConnected("c3"), maS("c1", "agent.tool_call", 10))},
+		{name: "partial answers dropped and one sent late (JasonDZS/myagent's coalescer)",
+			want: []string{"myagent.seq-gap", "myagent.seq-order"},
+			steps: then(maThree, maS("c1", "solver.completed", 9), maS("c1", "agent.tool_call", 8))},
 		{name: "events without seq are not ordered", steps: then(maThree,
 			maS("c1", "system.heartbeat", -1), maS("c1", "agent.tool_call", -1), maS("c1", "agent.tool_call", 4))},
 		{name: "retry of an unacknowledged event", steps: then(maThree,
@@ -182,6 +189,26 @@ func TestMyagentRules(t *testing.T) {
 		{name: "reconnect_with_state starts the connection's order afresh", steps: then(maThree,
 			maConnected("c2"), maS("c2", "agent.tool_call", 5), maReconnect("c2", 1),
 			maS("c2", "plan.completed", 2), maS("c2", "agent.thinking", 3), maS("c2", "agent.tool_call", 5), maS("c2", "solver.start", 6))},
+
+		// heartbeats (frames of these tests carry no wall time: never judged)
+		{name: "heartbeats without times are not judged", steps: then(maThree,
+			maS("c1", "system.heartbeat", -1), maS("c1", "system.heartbeat", -1))},
+
+		// an approved plan confirmation
+		{name: "approved plan, the run solves", steps: []step{maConnected("c1"), maMessage("c1"),
+			maS("c1", "plan.start", 1), maS("c1", "plan.completed", 2), maS("c1", "agent.user_confirm", 3),
+			maResponse("c1", "plan_confirm_1", true), maS("c1", "solver.start", 4), maS("c1", "solver.completed", 5),
+			maS("c1", "pipeline.completed", 6), maS("c1", "agent.final_answer", 7)}},
+		{name: "approved plan answered as if declined", want: []string{"myagent.confirm-ignored"}, steps: []step{
+			maConnected("c1"), maMessage("c1"),
+			maS("c1", "plan.start", 1), maS("c1", "plan.completed", 2), maS("c1", "agent.user_confirm", 3),
+			maResponse("c1", "plan_confirm_1", true), maS("c1", "agent.final_answer", 4)}},
+		{name: "declined plan ends the run", steps: []step{maConnected("c1"), maMessage("c1"),
+			maS("c1", "plan.start", 1), maS("c1", "plan.completed", 2), maS("c1", "agent.user_confirm", 3),
+			maResponse("c1", "plan_confirm_1", false), maS("c1", "plan.cancelled", 4)}},
+		{name: "approved plan, then the client cancels", steps: []step{maConnected("c1"), maMessage("c1"),
+			maS("c1", "plan.start", 1), maS("c1", "plan.completed", 2), maS("c1", "agent.user_confirm", 3),
+			maResponse("c1", "plan_confirm_1", true), maC("c1", "user.cancel", ""), maS("c1", "plan.cancelled", 4)}},
 
 		// acks
 		{name: "ack of a seq never sent", want: []string{"myagent.ack-unsent"}, steps: then(maThree, maAck("c1", 4))},
@@ -537,6 +564,41 @@ func TestMyagentRealServerShapes(t *testing.T) {
 		if strings.HasPrefix(rule, "myagent.") {
 			t.Errorf("unexpected %s: %v", rule, fs)
 		}
+	}
+}
+
+// TestMyagentHeartbeatInterval: the pause between two heartbeats of a
+// connection is judged by the frames' wall time, never the pause from the
+// connection's start (a server's heartbeat loop may be anywhere).
+func TestMyagentHeartbeatInterval(t *testing.T) {
+	t.Parallel()
+	d, err := dialect.Get("myagent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2025, 1, 15, 10, 30, 0, 0, time.UTC)
+	run := func(at ...time.Duration) []Finding {
+		s := NewSession(d, Options{})
+		var out []Finding
+		out = append(out, s.Observe(wire.Frame{Conn: "c1", Dir: wire.ServerToClient, Index: 1, Op: wire.OpText, Time: t0,
+			Payload: []byte(maEv("c1", "system.connected", -1))})...)
+		for i, a := range at {
+			out = append(out, s.Observe(wire.Frame{Conn: "c1", Dir: wire.ServerToClient, Index: int64(i + 2), Op: wire.OpText,
+				Time: t0.Add(a), Payload: []byte(maEv("c1", "system.heartbeat", -1))})...)
+		}
+		noteFired(out)
+		return out
+	}
+	if n, _ := count(run(59*time.Second, 89*time.Second, 123*time.Second)); n["myagent.heartbeat-interval"] != 0 {
+		t.Errorf("a first heartbeat 59 s after connecting, then every 30–34 s: %v", n)
+	}
+	fs := run(10*time.Second, 70*time.Second, 130*time.Second)
+	if n, _ := count(fs); n["myagent.heartbeat-interval"] != 2 {
+		t.Fatalf("heartbeats 60 s apart: want 2 heartbeat-interval warnings, got %v", fs)
+	}
+	f := findOne(t, fs, "myagent.heartbeat-interval")
+	if f.Severity != Warning || f.Actual != "1m0s" {
+		t.Errorf("finding %+v: want a warning with actual 1m0s", f)
 	}
 }
 

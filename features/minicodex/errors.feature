@@ -3,9 +3,12 @@ Feature: MiniCodex error codes
   minicodex-v1.md §Semantics: Errors: invalid commands elicit an Error
   {code, message, details?} and do not transition state. §Error codes lists
   INVALID_COMMAND, MISSING_FIELD, BAD_ARGUMENT, STALE_RUN_ID, NOT_RUNNING,
-  BUSY, UNKNOWN_CALL_ID and APPROVAL_CONFLICT; each scenario provokes one.
-  (REPLAY_WINDOW_EXCEEDED is in resume.feature, the handshake's errors in
-  connect.feature.)
+  BUSY, UNKNOWN_CALL_ID and APPROVAL_CONFLICT as a non-exhaustive list of
+  names, without saying which case gets which code: the @must scenarios
+  assert that a command the spec's types make invalid is answered with an
+  Error carrying its req_id and changes nothing; the @should scenarios assert
+  the code whose name fits (Interpretation). (REPLAY_WINDOW_EXCEEDED is in
+  resume.feature, the handshake's errors in connect.feature.)
 
   Background:
     Given a client connects
@@ -13,13 +16,15 @@ Feature: MiniCodex error codes
       """
       {"type": "hello", "v": "1.0.0"}
       """
-    And the client receives "snapshot"
+    And the client receives "welcome"
 
   @id:minicodex.errors.invalid-command-unknown-type @must
-  Scenario: A command of an unknown type is INVALID_COMMAND, answered with its req_id
-    minicodex-v1.md §Error codes: INVALID_COMMAND; §Envelope: req_id correlates
-    a command with its CommandAccepted/Error, so the error carries the
-    command's req_id. The connection stays usable.
+  Scenario: A command of an unknown type is refused with an error carrying its req_id
+    minicodex-v1.md §Pydantic (Python) — canonical schema: ClientMessage is a
+    closed union of command types, so a command of another type is invalid;
+    §Semantics: Errors: an invalid command elicits an Error {code, message};
+    §Envelope: req_id correlates a command with its CommandAccepted/Error, so
+    the error carries the command's req_id. The connection stays usable.
 
     When the client sends:
       """
@@ -27,8 +32,9 @@ Feature: MiniCodex error codes
       """
     Then the client receives "error" with:
       """
-      {"code": "INVALID_COMMAND", "req_id": "r-dance-{unique}"}
+      {"req_id": "r-dance-{unique}"}
       """
+    And its "code" is a string
     And its "message" is a string
     When the client sends:
       """
@@ -116,11 +122,28 @@ Feature: MiniCodex error codes
       {"req_id": "r-after-big"}
       """
 
-  @id:minicodex.errors.missing-field-send-text @must
+  @id:minicodex.errors.send-without-text-refused @must
+  Scenario: A send without text is refused and starts no run
+    minicodex-v1.md §Client → Server messages: SendUserText {type: "send",
+    text: str} requires text (Pydantic: no default); §Semantics: Errors: an
+    invalid command elicits an Error and does not transition state, so no
+    run starts; the error carries the command's req_id (§Envelope).
+
+    When the client sends:
+      """
+      {"type": "send", "client_msg_id": "m-{unique}", "req_id": "r-notext"}
+      """
+    Then the client receives "error" with:
+      """
+      {"req_id": "r-notext"}
+      """
+    And the client receives no "run_status"
+
+  @id:minicodex.errors.missing-field-send-text @should
   Scenario: A send without text is MISSING_FIELD
     minicodex-v1.md §Error codes: MISSING_FIELD; §Client → Server messages:
-    SendUserText {type: "send", text: str} requires text. The refused send
-    starts no run.
+    SendUserText {type: "send", text: str} requires text. Interpretation: the
+    code of a missing required member is MISSING_FIELD, as its name says.
 
     When the client sends:
       """
@@ -132,10 +155,27 @@ Feature: MiniCodex error codes
       """
     And the client receives no "run_status"
 
-  @id:minicodex.errors.missing-field-call-id @must
+  @id:minicodex.errors.approve-without-call-id-refused @must
+  Scenario: An approve without call_id is refused with an error carrying its req_id
+    minicodex-v1.md §Client → Server messages: Approve {call_id: str}
+    requires call_id; §Semantics: Errors: an invalid command elicits an
+    Error; §Envelope: the error carries the command's req_id.
+
+    When the client sends:
+      """
+      {"type": "approve", "req_id": "r-nocall"}
+      """
+    Then the client receives "error" with:
+      """
+      {"req_id": "r-nocall"}
+      """
+    And the client has received no "approval_decision"
+
+  @id:minicodex.errors.missing-field-call-id @should
   Scenario: An approve without call_id is MISSING_FIELD
     minicodex-v1.md §Error codes: MISSING_FIELD; §Client → Server messages:
-    Approve {call_id: str} requires call_id.
+    Approve {call_id: str} requires call_id. Interpretation: the code of a
+    missing required member is MISSING_FIELD, as its name says.
 
     When the client sends:
       """
@@ -146,11 +186,29 @@ Feature: MiniCodex error codes
       {"code": "MISSING_FIELD", "req_id": "r-nocall"}
       """
 
-  @id:minicodex.errors.bad-argument-wrong-type @must
+  @id:minicodex.errors.send-wrong-type-refused @must
+  Scenario: A send whose text is not a string is refused and starts no run
+    minicodex-v1.md §Client → Server messages: SendUserText text: str, so
+    text 42 makes the command invalid; §Semantics: Errors: an invalid command
+    elicits an Error and does not transition state, so no run starts; the
+    error carries the command's req_id (§Envelope).
+
+    When the client sends:
+      """
+      {"type": "send", "text": 42, "req_id": "r-42"}
+      """
+    Then the client receives "error" with:
+      """
+      {"req_id": "r-42"}
+      """
+    And the client receives no "run_status"
+
+  @id:minicodex.errors.bad-argument-wrong-type @should
   Scenario: A member of the wrong type is BAD_ARGUMENT
     minicodex-v1.md §Error codes: BAD_ARGUMENT; §Client → Server messages:
-    SendUserText text is a string, so text 42 is a bad argument, and the
-    refused send starts no run.
+    SendUserText text is a string. Interpretation: a member of the wrong
+    type is a bad argument (BAD_ARGUMENT, as its name says), and the refused
+    send starts no run.
 
     When the client sends:
       """
@@ -209,11 +267,13 @@ Feature: MiniCodex error codes
       """
     And the client receives no "snapshot"
 
-  @id:minicodex.errors.busy @must @scripted
+  @id:minicodex.errors.busy @should @scripted
   Scenario: A send while a run is active is BUSY and the run goes on
     minicodex-v1.md §Error codes: BUSY; §Semantics: Errors do not transition
-    state: the active run is not disturbed and the refused send starts no
-    second run.
+    state. Interpretation: a second send while a run is active is refused
+    with BUSY (the spec lists the code but does not say a server may not
+    queue the send), the active run is not disturbed and the refused send
+    starts no second run.
 
     When the client sends:
       """
@@ -232,14 +292,23 @@ Feature: MiniCodex error codes
       """
       {"run_state": {"status": "finished"}}
       """
-    And the client receives "turn_done"
+    When the client sends:
+      """
+      {"type": "ping", "req_id": "r-barrier"}
+      """
+    Then the client receives "accepted" with:
+      """
+      {"req_id": "r-barrier"}
+      """
     And the client receives no "run_status" within 300ms
+    And the client has received 1 "turn_done"
     And the client has received 1 "run_status" where "run_state.status" is "finished"
 
-  @id:minicodex.errors.not-running @must
+  @id:minicodex.errors.not-running @should
   Scenario: An abort with no active run is NOT_RUNNING
-    minicodex-v1.md §Error codes: NOT_RUNNING: there is nothing to abort in a
-    session that runs nothing.
+    minicodex-v1.md §Error codes: NOT_RUNNING. Interpretation: an abort in a
+    session that runs nothing is refused with NOT_RUNNING, as the code's
+    name says (the spec does not say an idle abort is an error).
 
     When the client sends:
       """
@@ -251,11 +320,12 @@ Feature: MiniCodex error codes
       """
     And the client receives no "run_status"
 
-  @id:minicodex.errors.stale-run-id @must @scripted
+  @id:minicodex.errors.stale-run-id @should @scripted
   Scenario: An abort naming another run is STALE_RUN_ID and aborts nothing
     minicodex-v1.md §Error codes: STALE_RUN_ID; §Client → Server messages:
-    Abort {run_id?}: an abort for a run that is not the active one is refused
-    and the active run goes on to finish on its own.
+    Abort {run_id?}. Interpretation: an abort for a run that is not the
+    active one is refused with STALE_RUN_ID, as the code's name says, and
+    the active run goes on to finish on its own.
 
     When the client sends:
       """
@@ -277,10 +347,12 @@ Feature: MiniCodex error codes
     And the client has received no "run_status" where "run_state.status" is "aborting"
     And the client has received 10 "assistant_text"
 
-  @id:minicodex.errors.unknown-call-id @must
+  @id:minicodex.errors.unknown-call-id @should
   Scenario: Approving a call nobody announced is UNKNOWN_CALL_ID
-    minicodex-v1.md §Error codes: UNKNOWN_CALL_ID: approve/deny must name a
-    call_id that an approval_pending announced.
+    minicodex-v1.md §Error codes: UNKNOWN_CALL_ID. The spec only shows
+    approve/deny naming a call_id that an approval_pending announced (its
+    approval path). Interpretation: an approve for a call_id nobody announced
+    is refused with UNKNOWN_CALL_ID and decides nothing.
 
     When the client sends:
       """
@@ -292,10 +364,12 @@ Feature: MiniCodex error codes
       """
     And the client receives no "approval_decision"
 
-  @id:minicodex.errors.approval-conflict @must @scripted
+  @id:minicodex.errors.approval-conflict @should @scripted
   Scenario: Deciding a call twice is APPROVAL_CONFLICT
-    minicodex-v1.md §Error codes: APPROVAL_CONFLICT: a call already decided
-    cannot be decided again; the first decision stands.
+    minicodex-v1.md §Error codes: APPROVAL_CONFLICT; §Semantics: approvals
+    are serialized server-side. Interpretation: a call already decided
+    cannot be decided again: the second decision is refused with
+    APPROVAL_CONFLICT, as the code's name says, and the first one stands.
 
     When the client sends:
       """

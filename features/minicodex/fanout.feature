@@ -5,7 +5,9 @@ Feature: MiniCodex multi-client sessions
   check engine verifies that each fanned-out copy equals the original event.
 
   Interpretation, throughout: a second client joins a session with hello
-  naming the session in the envelope's session_id.
+  naming the session in the envelope's session_id (the spec's Envelope
+  member; Hello has no other way). A server that attaches it to a new
+  session instead fails the Background's check of B's session_id.
 
   Background:
     Given client "A" connects
@@ -22,12 +24,14 @@ Feature: MiniCodex multi-client sessions
       """
     And client "B" receives "welcome"
     And its "session_state.session_id" is "{sid}"
-    And client "B" receives "snapshot"
 
   @id:minicodex.fanout.events @must @scripted
   Scenario: Every client of the session gets the run's events
-    minicodex-v1.md §Test matrix: multi-client fan-out: a run started by one
-    client streams to every client of the session, with the same event_ids.
+    minicodex-v1.md §Semantics: Multi-client: the "server fans out events to
+    all connected clients for a session"; §Core concepts: event_id is the
+    session's total ordering, so a run started by one client streams to every
+    client of the session with the same event_ids (the check engine compares
+    the copies, minicodex.replay-mismatch).
 
     When client "A" sends:
       """
@@ -42,7 +46,6 @@ Feature: MiniCodex multi-client sessions
     And client "A" receives, in order:
       | assistant_text |                                       |
       | run_status     | {"run_state": {"status": "finished"}} |
-      | turn_done      |                                       |
     And client "B" receives "run_status" with:
       """
       {"event_id": {first}}
@@ -50,7 +53,6 @@ Feature: MiniCodex multi-client sessions
     And client "B" receives, in order:
       | assistant_text |                                       |
       | run_status     | {"run_state": {"status": "finished"}} |
-      | turn_done      |                                       |
 
   @id:minicodex.fanout.dedupe-across-clients @must @scripted
   Scenario: A client_msg_id repeated by another client within the run is ignored
@@ -69,8 +71,26 @@ Feature: MiniCodex multi-client sessions
       """
       {"type": "send", "text": "/slow 6", "client_msg_id": "m-{unique}"}
       """
-    Then client "B" receives "turn_done"
-    And client "A" receives "turn_done"
+    Then client "B" receives "run_status" with:
+      """
+      {"run_state": {"status": "finished"}}
+      """
+    And client "B" sends:
+      """
+      {"type": "ping", "req_id": "r-barrier-b"}
+      """
+    And client "B" receives "accepted" with:
+      """
+      {"req_id": "r-barrier-b"}
+      """
+    And client "A" sends:
+      """
+      {"type": "ping", "req_id": "r-barrier-a"}
+      """
+    And client "A" receives "accepted" with:
+      """
+      {"req_id": "r-barrier-a"}
+      """
     And client "B" receives no "run_status" within 300ms
     And client "B" has received no "error"
     And client "A" has received 1 "run_status" where "run_state.status" is "finished"
@@ -78,9 +98,10 @@ Feature: MiniCodex multi-client sessions
 
   @id:minicodex.fanout.join-mid-run @should @scripted
   Scenario: A client joining mid-run sees the active run and its live events
-    minicodex-v1.md §Handshake & resume: a fresh load gets welcome + snapshot,
-    then events; §State models: SessionState.active_run_id names the run in
-    progress.
+    minicodex-v1.md §Handshake & resume: a fresh load gets welcome + snapshot
+    (optional), then events; §State models: SessionState.active_run_id. The
+    spec only shows the handshake snapshot. Interpretation: active_run_id and
+    the snapshot's run_state name the run in progress.
 
     Given client "C" connects
     When client "A" sends:
@@ -107,10 +128,53 @@ Feature: MiniCodex multi-client sessions
 
   @id:minicodex.fanout.approval-conflict @must @scripted
   Scenario: Two clients decide one call: the first decision wins
-    minicodex-v1.md §Semantics: approvals are serialized server-side; error
-    code APPROVAL_CONFLICT: once client A approved a call, client B's deny of
-    the same call is refused and changes nothing, and both clients see the one
-    decision.
+    minicodex-v1.md §Semantics: Multi-client: "approvals are serialized
+    server‑side", so once client A's approve was accepted, client B's late
+    deny of the same call changes nothing: the approved tool outputs once,
+    the run finishes and no client sees a deny decision. (How the late deny
+    is answered is minicodex.fanout.approval-conflict-refused's, a SHOULD.)
+
+    When client "A" sends:
+      """
+      {"type": "send", "text": "/tool shell ls"}
+      """
+    And client "A" receives "approval_pending"
+    And I remember its "call_id" as "call"
+    And client "B" receives "approval_pending" with:
+      """
+      {"call_id": "{call}"}
+      """
+    And client "A" sends:
+      """
+      {"type": "approve", "call_id": "{call}", "req_id": "r-first"}
+      """
+    And client "A" receives "accepted" with:
+      """
+      {"req_id": "r-first"}
+      """
+    And client "B" sends:
+      """
+      {"type": "deny", "call_id": "{call}", "req_id": "r-late"}
+      """
+    Then client "A" receives "run_status" with:
+      """
+      {"run_state": {"status": "finished"}}
+      """
+    And client "B" receives "run_status" with:
+      """
+      {"run_state": {"status": "finished"}}
+      """
+    And client "A" has received 1 "function_call_output"
+    And client "A" has received no "approval_decision" where "decision" is not "approve"
+    And client "B" has received no "approval_decision" where "decision" is not "approve"
+
+  @id:minicodex.fanout.approval-conflict-refused @should @scripted
+  Scenario: A second client's late decision is refused with APPROVAL_CONFLICT
+    minicodex-v1.md §Semantics: approvals are serialized server-side; §Error
+    codes: APPROVAL_CONFLICT. The spec only shows approval_decision as the
+    announcement of a decision. Interpretation: the late deny is refused with
+    APPROVAL_CONFLICT, as the code's name says, and both clients see the one
+    decision once.
 
     When client "A" sends:
       """

@@ -7,6 +7,12 @@ Feature: hostd input: forwarded to the owning host, once per input_id
   PTY with run.input. These scenarios play the host (host_id
   "host-{unique}", run "run-{unique}"); input_ids end in {unique}.
 
+  Two readings run through this feature and keep the scenarios that rest on
+  them @should: the spec gives no request body for POST /runs/:run_id/input
+  (Interpretation: run.send_input's data {input_id, text}), and it does not
+  say which side de-duplicates a repeated input_id (Interpretation: the
+  server does, so a host is sent an input_id once).
+
   Background:
     Given I POST "/auth/login" with:
       """
@@ -27,12 +33,14 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       {"data": {"run_id": "run-{unique}", "last_seq": 1}}
       """
 
-  @id:hostd.input.http-forwarded @must
+  @id:hostd.input.http-forwarded @should
   Scenario: An HTTP input is forwarded to the host that owns the run, and only to it
     hostd-mvp.md §HTTP Endpoints: POST /runs/:run_id/input "forwards
-    run.send_input to the owning host", with the input_id and text of the
-    request. Another host connected at the same time gets nothing. The host
-    then records the input (run.input), which reaches the app.
+    run.send_input to the owning host". Interpretation: the request body is
+    run.send_input's data {input_id, text}, forwarded as is, and a forwarded
+    input is answered 2xx. Another host connected at the same time gets
+    nothing. The host then records the input (run.input), which reaches the
+    app (§Events (hostd → server → web)).
 
     Given client "other" connects to "/ws/host?host_id=host-other-{unique}&host_token={host_token}"
     And client "other" sends:
@@ -70,12 +78,13 @@ Feature: hostd input: forwarded to the owning host, once per input_id
 
   @id:hostd.input.forwarded-after-host-reconnect @must
   Scenario: An input reaches the owning host on its new connection after a reconnect
-    hostd-mvp.md §HTTP Endpoints: the input is forwarded "to the owning
-    host"; §WebSocket Endpoints: the host connection is outbound from hostd
-    and identified by host_id. After the host lost its connection, opened a
-    new one with the same host_id and reported its run's next event there
-    (which tells the server the new connection is in service), an input for
-    the run goes to the new connection.
+    hostd-mvp.md §Commands (web/cli → server → hostd) / run.send_input: the
+    server forwards an app's input to the host of the run ("to the owning
+    host", §HTTP Endpoints); §WebSocket Endpoints: the host connection is
+    outbound from hostd and identified by host_id. After the host lost its
+    connection, opened a new one with the same host_id and reported its
+    run's next event there (acknowledged, so the new connection is in
+    service), an input for the run goes to the new connection.
 
     Given client "host" drops the connection
     And client "host" reconnects to "/ws/host?host_id=host-{unique}&host_token={host_token}"
@@ -88,21 +97,22 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       """
       {"data": {"run_id": "run-{unique}", "last_seq": 2}}
       """
-    When I POST "/runs/run-{unique}/input" with:
+    When client "app" sends:
       """
-      {"input_id": "00000000-0000-4000-8000-{unique}", "text": "hello\n"}
+      {"type": "run.send_input", "ts": "2025-01-01T00:00:02Z", "run_id": "run-{unique}",
+       "data": {"input_id": "00000000-0000-4000-8000-{unique}", "text": "hello\n"}}
       """
-    Then the HTTP status is 2xx
-    And client "host" receives "run.send_input" with:
+    Then client "host" receives "run.send_input" with:
       """
       {"run_id": "run-{unique}", "data": {"input_id": "00000000-0000-4000-8000-{unique}", "text": "hello\n"}}
       """
 
-  @id:hostd.input.http-idempotent @must
+  @id:hostd.input.http-idempotent @should
   Scenario: Repeating an HTTP input with the same input_id forwards it once
     hostd-mvp.md §Identifiers: input_id is a client-generated UUID "to make
-    inputs idempotent". A client that retries (it lost the first answer)
-    is answered with success, and the host receives the input once.
+    inputs idempotent". Interpretation: the server de-duplicates, so a
+    client that retries (it lost the first answer) is answered with success
+    and the host receives the input once.
 
     When I POST "/runs/run-{unique}/input" with:
       """
@@ -121,12 +131,13 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     And client "host" receives no "run.send_input" within 300ms
     And client "host" has received 1 "run.send_input" where "data.input_id" is "00000000-0000-4000-8000-{unique}"
 
-  @id:hostd.input.http-idempotent-after-recorded @must
+  @id:hostd.input.http-idempotent-after-recorded @should
   Scenario: An input the host already recorded is not forwarded again
     hostd-mvp.md §Identifiers (idempotent input_id) and §Events / run.input
-    (emitted after an input is accepted and written to the PTY): once the
-    host recorded the input, a retry with the same input_id succeeds and is
-    not written to the PTY a second time.
+    (emitted after an input is accepted and written to the PTY).
+    Interpretation: the server de-duplicates, so once the host recorded the
+    input, a retry with the same input_id succeeds and is not sent to the
+    host a second time.
 
     When I POST "/runs/run-{unique}/input" with:
       """
@@ -155,10 +166,21 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     And client "host" has received 1 "run.send_input" where "data.input_id" is "00000000-0000-4000-8000-{unique}"
 
   @id:hostd.input.ws-forwarded @must
-  Scenario: run.send_input from an app is forwarded to the owning host
+  Scenario: run.send_input from an app is forwarded to the owning host, and only to it
     hostd-mvp.md §Commands (web/cli → server → hostd) / run.send_input:
-    data {input_id, text}; the server forwards it to the host of the run.
+    data {input_id, text}; the server forwards it to the host of the run
+    ("to the owning host", §HTTP Endpoints), so another host connected at
+    the same time gets nothing. The host then records the input (run.input),
+    which the server relays to the app (§Events (hostd → server → web)) and
+    acknowledges with the run's last persisted seq (§Acknowledgements).
 
+    Given client "other" connects to "/ws/host?host_id=host-other-{unique}&host_token={host_token}"
+    And client "other" sends:
+      """
+      {"type": "run.started", "host_id": "host-other-{unique}", "run_id": "run-other-{unique}", "seq": 1,
+       "data": {"tool": "claude", "cwd": "/other", "command": "claude"}}
+      """
+    And client "other" receives "run.ack"
     When client "app" sends:
       """
       {"type": "run.send_input", "ts": "2025-01-01T00:00:01Z", "run_id": "run-{unique}",
@@ -168,12 +190,29 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       """
       {"run_id": "run-{unique}", "data": {"input_id": "00000000-0000-4000-8000-{unique}", "text": "ls\n"}}
       """
+    And client "other" receives no "run.send_input" within 300ms
+    When client "host" sends:
+      """
+      {"type": "run.input", "ts": "2025-01-01T00:00:02Z", "host_id": "host-{unique}", "run_id": "run-{unique}", "seq": 2,
+       "data": {"actor": "web", "input_id": "00000000-0000-4000-8000-{unique}", "text_redacted": "ls",
+                "text_sha256": "e9fe7e88e89d532379960402db8f9458194dae772aa5fda5a12806c22215f0ff"}}
+      """
+    Then client "app" receives "run.input" with:
+      """
+      {"run_id": "run-{unique}", "seq": 2,
+       "data": {"actor": "web", "input_id": "00000000-0000-4000-8000-{unique}", "text_redacted": "ls"}}
+      """
+    And client "host" receives "run.ack" with:
+      """
+      {"data": {"run_id": "run-{unique}", "last_seq": 2}}
+      """
 
-  @id:hostd.input.ws-idempotent @must
+  @id:hostd.input.ws-idempotent @should
   Scenario: An app sending the same input_id twice reaches the host once
     hostd-mvp.md §Identifiers: input_id makes inputs idempotent; §Commands /
-    run.send_input. An app that re-sends a command (after a reconnect, say)
-    does not make the host write the input twice.
+    run.send_input. Interpretation: the server de-duplicates, so an app that
+    re-sends a command (after a reconnect, say) does not make the server
+    send the input to the host twice.
 
     When client "app" sends:
       """
@@ -192,10 +231,11 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     Then client "host" receives no "run.send_input" within 300ms
     And client "host" has received 1 "run.send_input" where "data.input_id" is "00000000-0000-4000-8000-{unique}"
 
-  @id:hostd.input.idempotent-across-channels @must
+  @id:hostd.input.idempotent-across-channels @should
   Scenario: One input_id sent over HTTP and then over the app socket is forwarded once
     hostd-mvp.md §Identifiers: input_id makes inputs idempotent, whichever
     way the input arrives (§HTTP Endpoints input or §Commands run.send_input).
+    Interpretation: the server de-duplicates across both ways.
 
     When I POST "/runs/run-{unique}/input" with:
       """
@@ -214,11 +254,12 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     Then client "host" receives no "run.send_input" within 300ms
     And client "host" has received 1 "run.send_input" where "data.input_id" is "00000000-0000-4000-8000-{unique}"
 
-  @id:hostd.input.distinct-ids-each-forwarded @must
+  @id:hostd.input.distinct-ids-each-forwarded @should
   Scenario: Inputs with different input_ids are each forwarded, in order
     hostd-mvp.md §Identifiers: input_id identifies one input; idempotency
     only merges repeats of the same id. Two inputs with the same text and
-    different ids both reach the host, in the order they were sent.
+    different ids both reach the host. Interpretation: in the order they
+    were sent (the spec says nothing of the order of inputs).
 
     When I POST "/runs/run-{unique}/input" with:
       """

@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/wsconform/wsconform/internal/recording"
+	"github.com/wsconform/wsconform/reports"
 )
 
 // TestNonJSONAndBinaryAreRelayedAndReported: frames no dialect accepts pass
@@ -89,10 +90,19 @@ func TestUpstreamRefuses(t *testing.T) {
 		t.Errorf("body %q", body)
 	}
 	r := tp.Stop()
-	if len(r.Sessions) != 0 || len(r.Errors) != 0 {
-		t.Errorf("a refusal is the server's answer, not a session or an error: %+v %v", r.Sessions, r.Errors)
+	// Nothing was tested: the verdict is error, never passed, and the
+	// report names the status and the body.
+	if r.Verdict != reports.Error || len(r.Sessions) != 1 || r.Sessions[0].Verdict != reports.Error {
+		t.Fatalf("verdict %s, sessions %+v", r.Verdict, r.Sessions)
 	}
-	if !strings.Contains(tp.console.String(), "refused the WebSocket handshake: 403") {
+	fs := r.Sessions[0].Findings
+	if len(fs) != 1 || fs[0].Rule != RuleUpstreamRefused.ID || fs[0].Actual != "403 Forbidden: no entry" || fs[0].Conn != "c1" {
+		t.Errorf("findings %s", describeFindings(fs))
+	}
+	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0], "no WebSocket connection was made") {
+		t.Errorf("errors %v", r.Errors)
+	}
+	if !strings.Contains(tp.console.String(), "the upstream refused the WebSocket handshake with 403 Forbidden") {
 		t.Errorf("console:\n%s", tp.console.String())
 	}
 }
@@ -115,7 +125,14 @@ func TestUpstreamUnreachable(t *testing.T) {
 		}
 	}
 	r := tp.Stop()
-	if len(r.Errors) != 2 || !strings.Contains(r.Errors[0], "cannot reach the upstream") {
+	if r.Verdict != reports.Error || len(r.Sessions) != 1 || len(r.Sessions[0].Findings) != 2 {
+		t.Fatalf("verdict %s, sessions %+v", r.Verdict, r.Sessions)
+	}
+	if f := r.Sessions[0].Findings[0]; f.Rule != RuleUpstreamRefused.ID || !strings.Contains(f.Message, "cannot reach the upstream") ||
+		!strings.HasPrefix(f.Actual, "502 Bad Gateway") {
+		t.Errorf("finding %+v", f.Finding)
+	}
+	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0], "no WebSocket connection was made") {
 		t.Errorf("errors %v", r.Errors)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -25,6 +26,34 @@ const (
 	DefaultValidationFrames = 8192
 	DefaultValidationBytes  = 16 << 20
 	DefaultMaxFindings      = 10000
+	// DefaultMemoryBudget bounds the messages buffered in relay queues
+	// across all connections (each direction of each connection is also
+	// bounded by QueueBytes).
+	DefaultMemoryBudget = 256 << 20
+	// DefaultMaxConns bounds the WebSocket connections relayed at once
+	// (each costs four goroutines and 64 KiB of socket buffers).
+	DefaultMaxConns = 512
+	// DefaultIdleTimeout closes an upgraded connection on which neither
+	// peer sent a single frame for this long.
+	DefaultIdleTimeout = 2 * time.Minute
+)
+
+// How the Host and Origin headers travel to the upstream (--host,
+// --origin).
+const (
+	// HostKeep passes the client's Host on (Caddy, Traefik, Vite's and
+	// webpack's dev proxies do the same); the upstream's own host is
+	// only dialled.
+	HostKeep = "keep"
+	// HostUpstream sends the upstream's host instead (nginx's default).
+	HostUpstream = "upstream"
+	// OriginKeep passes Origin on unchanged.
+	OriginKeep = "keep"
+	// OriginUpstream rewrites an Origin that names the proxy itself (a
+	// page the browser loaded through the proxy) to the upstream's
+	// origin; any other Origin passes unchanged, so the upstream still
+	// refuses foreign pages.
+	OriginUpstream = "upstream"
 )
 
 // Config configures a Proxy. Upstream is required; zero values of the
@@ -63,6 +92,30 @@ type Config struct {
 	// MaxFindings bounds the findings kept for the report; later ones are
 	// counted (and still decide the verdict).
 	MaxFindings int
+	// Host and Origin say how those headers reach the upstream: HostKeep
+	// (default) or HostUpstream, OriginKeep (default) or OriginUpstream.
+	Host, Origin string
+	// Paths are path.Match globs of the endpoints judged as the dialect;
+	// other WebSocket connections are relayed and recorded, not judged.
+	// Empty: every connection whose traffic looks like the dialect.
+	Paths []string
+	// MemoryBudget bounds the bytes buffered in relay queues across all
+	// connections; the connection that would exceed it is closed (1013).
+	MemoryBudget int64
+	// MaxConns bounds the WebSocket connections relayed at once; a client
+	// beyond it gets 503. Negative: no limit.
+	MaxConns int
+	// IdleTimeout closes an upgraded connection on which neither peer has
+	// sent a frame for this long. Negative: never.
+	IdleTimeout time.Duration
+	// Listen is the address the proxy listens on (host:port), and
+	// AllowHosts more host names the Host header of a request may carry
+	// ("*": any). A request with another Host is refused with 403 (DNS
+	// rebinding). IP literals, localhost and *.localhost are always
+	// accepted: a DNS rebinding attack needs a name it controls.
+	Listen     string
+	AllowHosts []string
+
 	// Check tunes the check engine (the same options `wsconform validate`
 	// uses, so that live and offline judge alike).
 	Check check.Options
@@ -116,6 +169,30 @@ func (cfg Config) withDefaults() (Config, *url.URL, error) {
 	def(&cfg.ValidationFrames, DefaultValidationFrames)
 	def(&cfg.ValidationBytes, DefaultValidationBytes)
 	def(&cfg.MaxFindings, DefaultMaxFindings)
+	if cfg.MemoryBudget <= 0 {
+		cfg.MemoryBudget = DefaultMemoryBudget
+	}
+	if cfg.MaxConns == 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.Host == "" {
+		cfg.Host = HostKeep
+	}
+	if cfg.Origin == "" {
+		cfg.Origin = OriginKeep
+	}
+	if cfg.Host != HostKeep && cfg.Host != HostUpstream {
+		return cfg, nil, fmt.Errorf("host mode %q: want keep or upstream", cfg.Host)
+	}
+	if cfg.Origin != OriginKeep && cfg.Origin != OriginUpstream {
+		return cfg, nil, fmt.Errorf("origin mode %q: want keep or upstream", cfg.Origin)
+	}
+	if err := CheckPaths(cfg.Paths); err != nil {
+		return cfg, nil, err
+	}
 	if cfg.Tool == "" {
 		cfg.Tool = "wsproxy"
 	}
@@ -123,6 +200,16 @@ func (cfg Config) withDefaults() (Config, *url.URL, error) {
 		cfg.Label = "proxy"
 	}
 	return cfg, u, nil
+}
+
+// CheckPaths reports whether every glob is a valid path.Match pattern.
+func CheckPaths(globs []string) error {
+	for _, g := range globs {
+		if _, err := path.Match(g, "/"); err != nil || !strings.HasPrefix(g, "/") {
+			return fmt.Errorf("--path %q: want a path glob such as /ws or /api/*/ws", g)
+		}
+	}
+	return nil
 }
 
 // CheckUpstream reports whether raw is an upstream URL the proxy accepts,

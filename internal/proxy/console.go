@@ -256,6 +256,8 @@ func (v *validator) printSummary(r *reports.Report) {
 		}
 		fmt.Fprint(lc.w, "  ")
 		switch s.Verdict {
+		case reports.Error:
+			lc.pr.Fail("✗ %-10s", s.Verdict)
 		case reports.Failed:
 			lc.pr.Fail("✗ %-10s", s.Verdict)
 		case reports.NonStrict:
@@ -266,12 +268,17 @@ func (v *validator) printSummary(r *reports.Report) {
 		fmt.Fprintf(lc.w, " %s", s.ID)
 		lc.dim.Fprintf(lc.w, "  %s, %s, %s\n", plural(len(s.Conns), "connection"), plural(int(s.FramesTotal), "frame"), c)
 	}
+	for _, n := range r.Notes {
+		lc.dim.Fprintf(lc.w, "  %s\n", n)
+	}
 	for _, e := range r.Errors {
 		lc.pr.Fail("  error: %s\n", e)
 	}
 	total := v.totals.String()
 	switch {
-	case v.totals.Errors > 0:
+	case r.Verdict == reports.Error:
+		lc.pr.Fail("ERROR  %s: nothing or not everything could be tested\n", total)
+	case v.totals.Errors > 0 || r.Verdict == reports.Failed:
 		lc.pr.Fail("FAIL  %s\n", total)
 	case v.totals.Warnings > 0:
 		lc.pr.Warn("PASS (non-strict)  %s\n", total)

@@ -108,18 +108,28 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer p.wg.Done()
+	target := p.target(r)
+	if max := p.cfg.MaxConns; max > 0 {
+		defer p.active.Add(-1)
+		if p.active.Add(1) > int64(max) {
+			why := fmt.Sprintf("wsproxy relays at most %d connections at once (--max-conns)", max)
+			http.Error(w, "wsproxy: "+why, http.StatusServiceUnavailable)
+			p.tap.refused(refusal{conn: id, path: r.URL.Path, url: redact(target), code: http.StatusServiceUnavailable,
+				status: "503 Service Unavailable", why: "the proxy refused it: " + why, fatal: true})
+			return
+		}
+	}
 	// Label this goroutine (and so the pumps it starts) for leak checks;
 	// net/http owns it, so restore its labels afterwards.
 	defer pprof.SetGoroutineLabels(r.Context())
 	pprof.SetGoroutineLabels(pprof.WithLabels(r.Context(), pprof.Labels(GoroutineLabel, p.cfg.Label)))
 
-	target := p.target(r)
 	ctx, cancel := context.WithTimeout(r.Context(), p.cfg.DialTimeout)
 	stop := context.AfterFunc(p.dialCtx, cancel)
 	holder := &dialHolder{}
 	d := *p.dialer
 	d.Subprotocols = websocket.Subprotocols(r)
-	up, resp, err := d.DialContext(context.WithValue(ctx, dialHolderKey{}, holder), target, forwardHeaders(r))
+	up, resp, err := d.DialContext(context.WithValue(ctx, dialHolderKey{}, holder), target, p.forwardHeaders(r))
 	holder.done()
 	stop()
 	cancel()
@@ -146,11 +156,12 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Proxy) newConn(id string, n uint64, r *http.Request, target string, client, up *websocket.Conn) *conn {
-	c := &conn{p: p, id: id, url: target, path: r.URL.Path, subprotocol: up.Subprotocol(), opened: time.Now()}
+	c := &conn{p: p, id: id, url: target, path: r.URL.Path, subprotocol: up.Subprotocol(), opened: time.Now(),
+		unjudged: !p.judged(r.URL.Path)}
 	seed := p.cfg.Seed + n
-	c.client = &leg{c: c, side: sideClient, ws: client, out: newQueue(p.cfg.QueueMessages, p.cfg.QueueBytes),
+	c.client = &leg{c: c, side: sideClient, ws: client, out: newQueue(p.cfg.QueueMessages, p.cfg.QueueBytes, &p.budget, p.cfg.MemoryBudget),
 		inj: newInjector(p.cfg.Faults, sideClient, seed), abort: make(chan struct{})}
-	c.upstream = &leg{c: c, side: sideUpstream, ws: up, out: newQueue(p.cfg.QueueMessages, p.cfg.QueueBytes),
+	c.upstream = &leg{c: c, side: sideUpstream, ws: up, out: newQueue(p.cfg.QueueMessages, p.cfg.QueueBytes, &p.budget, p.cfg.MemoryBudget),
 		inj: newInjector(p.cfg.Faults, sideUpstream, seed), abort: make(chan struct{})}
 	return c
 }
@@ -177,8 +188,20 @@ func (p *Proxy) target(r *http.Request) string {
 }
 
 // forwardHeaders are the end-to-end headers of the client's handshake
-// (Origin, Cookie, Authorization, User-Agent, …) plus X-Forwarded-*.
-func forwardHeaders(r *http.Request) http.Header {
+// (Origin, Cookie, Authorization, User-Agent, …) plus X-Forwarded-*, with
+// Host and Origin as --host and --origin say.
+func (p *Proxy) forwardHeaders(r *http.Request) http.Header {
+	h := endToEnd(r)
+	h.Set("Host", p.upstreamHost(r)) // gorilla sends this Host, dials the URL's
+	if o, ok := p.origin(r); ok {
+		h.Set("Origin", o)
+	}
+	return h
+}
+
+// endToEnd is the client's headers without hop-by-hop and handshake
+// headers and Host, plus X-Forwarded-*.
+func endToEnd(r *http.Request) http.Header {
 	h := r.Header.Clone()
 	for _, v := range h.Values("Connection") {
 		for _, name := range strings.Split(v, ",") {
@@ -228,8 +251,10 @@ func upgradeHeaders(resp *http.Response, subprotocol string) http.Header {
 // refuse answers a client whose upstream handshake failed: with the
 // upstream's own answer when it refused (401, 403, 404, …), with 502 when
 // it could not be reached or answered nonsense, with 504 when it did not
-// answer in time.
+// answer in time. Each is a proxy.upstream-refused finding: nothing was
+// tested on that connection, and the verdict says so.
 func (p *Proxy) refuse(w http.ResponseWriter, id string, r *http.Request, target string, resp *http.Response, err error) {
+	rf := refusal{conn: id, path: r.URL.Path, url: redact(target), fatal: true}
 	if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols && errors.Is(err, websocket.ErrBadHandshake) {
 		for k, vs := range resp.Header {
 			w.Header()[k] = vs
@@ -238,10 +263,13 @@ func (p *Proxy) refuse(w http.ResponseWriter, id string, r *http.Request, target
 			w.Header().Del(k)
 		}
 		w.WriteHeader(resp.StatusCode)
+		ex := &excerpt{}
 		if resp.Body != nil {
-			_, _ = io.Copy(w, resp.Body)
+			_, _ = io.Copy(io.MultiWriter(w, ex), resp.Body)
 		}
-		p.tap.note(nil, fmt.Sprintf("%s %s: the upstream refused the WebSocket handshake: %s", id, r.URL.Path, resp.Status), false)
+		rf.code, rf.status, rf.body = resp.StatusCode, resp.Status, ex.String()
+		rf.why = "the upstream refused the WebSocket handshake with " + resp.Status
+		p.tap.refused(rf)
 		return
 	}
 	status, why := http.StatusBadGateway, fmt.Sprintf("cannot reach the upstream %s: %v", redact(target), err)
@@ -258,7 +286,37 @@ func (p *Proxy) refuse(w http.ResponseWriter, id string, r *http.Request, target
 		why += " (use --insecure for a self-signed certificate)"
 	}
 	http.Error(w, "wsproxy: "+why, status)
-	p.tap.note(nil, fmt.Sprintf("%s %s: %d %s", id, r.URL.Path, status, why), status != http.StatusServiceUnavailable)
+	if status == http.StatusServiceUnavailable {
+		p.tap.note(nil, fmt.Sprintf("%s %s: %d %s", id, r.URL.Path, status, why), false)
+		return
+	}
+	rf.code, rf.status, rf.why = status, fmt.Sprintf("%d %s", status, http.StatusText(status)), why
+	if resp != nil {
+		rf.status = resp.Status
+	}
+	p.tap.refused(rf)
+}
+
+// excerpt keeps the first bytes of a body for a finding.
+type excerpt struct{ b []byte }
+
+const excerptBytes = 200
+
+func (e *excerpt) Write(b []byte) (int, error) {
+	if room := excerptBytes + 1 - len(e.b); room > 0 {
+		e.b = append(e.b, b[:min(room, len(b))]...)
+	}
+	return len(b), nil
+}
+
+// String is the excerpt as one line of valid text, "…" when cut.
+func (e *excerpt) String() string {
+	s := strings.ToValidUTF8(string(e.b[:min(len(e.b), excerptBytes)]), "")
+	s = strings.Join(strings.Fields(s), " ")
+	if len(e.b) > excerptBytes {
+		s += "…"
+	}
+	return s
 }
 
 func isCertError(err error) bool {

@@ -18,6 +18,7 @@ const (
 	evDialect                  // auto-detection decided (dialect "" when it gave up)
 	evFinding                  // the relay made a finding of its own
 	evNote                     // a line for the console
+	evRefused                  // a handshake or HTTP request was refused or failed
 )
 
 // event is one entry of the validator's queue, in the tap's order.
@@ -40,6 +41,27 @@ type event struct {
 	isErr   bool
 	// count is how many frames the connection relayed (close events).
 	count int64
+	// refusal describes an evRefused.
+	refusal *refusal
+}
+
+// refusal is a handshake or HTTP request that got no answer from the
+// upstream worth relaying: the upstream refused it (4xx, 5xx), could not be
+// reached, or the proxy itself refused the client (--max-conns).
+type refusal struct {
+	conn   string // the connection id of a handshake; "" for HTTP
+	http   bool
+	method string
+	path   string
+	url    string
+	code   int    // the HTTP status the client got
+	status string // "403 Forbidden"
+	body   string // an excerpt of the answer's body
+	why    string
+	// fatal makes the verdict error: a handshake that never became a
+	// connection, an HTTP request the upstream failed (5xx) or could not
+	// answer. A 4xx answer to plain HTTP is a warning only.
+	fatal bool
 }
 
 // ending is how a proxied connection ended, as recorded in its close line:

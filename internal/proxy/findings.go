@@ -11,45 +11,126 @@ import (
 // requires them): they say what the proxy itself did to a connection or
 // could not do, so a reader of the log or the report is never left
 // guessing why frames are missing or a connection ended.
+//
+// Every one is an interpretation (a warning at most, by the evidence
+// policy of internal/check): none of them is a requirement a spec states
+// for the peers. proxy.upstream-refused is the exception in effect, not
+// in severity: a refused handshake is no broken MUST (RFC 6455 lets a
+// server answer with any HTTP status), but nothing was tested either, so
+// its session's verdict is error (the harness could not test), decided by
+// the report (sessionLog.harness), never passed.
 var (
 	// RuleValidationGap: frames were relayed and recorded but not checked
 	// because the validator fell behind.
-	RuleValidationGap = check.Rule{ID: "proxy.validation-gap", Severity: check.Warning,
+	RuleValidationGap = check.Rule{ID: "proxy.validation-gap", Severity: check.Warning, Evidence: check.Interpretation,
 		Spec:    "interpretation: wsproxy's bounded validation queue (--validation-queue), not a spec rule",
 		Summary: "Every relayed frame is checked; when the validator falls behind, frames are relayed and recorded but not checked, and the gap is reported."}
 	// RuleFrameTooLarge: a peer sent a message over --max-frame.
-	RuleFrameTooLarge = check.Rule{ID: "proxy.frame-too-large", Severity: check.Warning,
+	RuleFrameTooLarge = check.Rule{ID: "proxy.frame-too-large", Severity: check.Warning, Evidence: check.Interpretation,
 		Spec:    "interpretation: wsproxy's message size limit (--max-frame), not a spec rule",
 		Summary: "A message larger than the proxy's limit is not relayed; the connection is closed with 1009 (message too big) on both legs."}
 	// RuleSlowPeer: a peer read so slowly that its relay queue stayed full.
-	RuleSlowPeer = check.Rule{ID: "proxy.slow-peer", Severity: check.Warning,
+	RuleSlowPeer = check.Rule{ID: "proxy.slow-peer", Severity: check.Warning, Evidence: check.Interpretation,
 		Spec:    "interpretation: wsproxy's bounded relay queues and write deadline (--write-timeout), not a spec rule",
 		Summary: "A peer that does not accept messages within the write timeout is disconnected rather than buffered without bound."}
+	// RuleUpstreamRefused: the upstream refused a WebSocket handshake or an
+	// HTTP request (4xx, 5xx), or the proxy could not reach it, or the
+	// proxy itself refused the client (--max-conns).
+	RuleUpstreamRefused = check.Rule{ID: "proxy.upstream-refused", Severity: check.Warning, Evidence: check.Interpretation,
+		Spec:  "RFC 6455 §4.1, §4.2.2; interpretation: wsproxy tests nothing on a connection it could not make",
+		Quote: "If the status code received from the server is not 101, the client handles the response per HTTP [RFC2616] procedures.",
+		Summary: "A WebSocket handshake the upstream answered with another status than 101, or that could not reach it, is nothing tested: " +
+			"the report's verdict is error, never passed. HTTP requests the upstream answered with 5xx (or could not answer) count the same; " +
+			"4xx answers to plain HTTP requests are warnings (an app's 401 before login is normal)."}
+	// RuleMemoryBudget: the relay queues of all connections together
+	// reached --memory-budget; the connection that pushed past it was
+	// closed with 1013.
+	RuleMemoryBudget = check.Rule{ID: "proxy.memory-budget", Severity: check.Warning, Evidence: check.Interpretation,
+		Spec:    "interpretation: wsproxy's global memory budget (--memory-budget), not a spec rule",
+		Summary: "Messages buffered for slow peers across all connections stay under the budget; the connection that would exceed it is closed with 1013 (try again later)."}
+	// RuleIdle: an upgraded connection on which neither peer sent anything
+	// within --idle-timeout was closed.
+	RuleIdle = check.Rule{ID: "proxy.idle-timeout", Severity: check.Info, Evidence: check.Interpretation,
+		Spec:    "interpretation: wsproxy's idle timeout for connections that never speak (--idle-timeout), not a spec rule",
+		Summary: "A connection on which neither peer sends a single frame within the idle timeout is closed with 1001, so that silent sockets do not hold connection slots."}
 )
 
 // Rules lists the proxy's own finding rules, for documentation and tests.
-func Rules() []check.Rule { return []check.Rule{RuleValidationGap, RuleFrameTooLarge, RuleSlowPeer} }
+func Rules() []check.Rule {
+	return []check.Rule{RuleValidationGap, RuleFrameTooLarge, RuleSlowPeer, RuleUpstreamRefused, RuleMemoryBudget, RuleIdle}
+}
+
+// of starts a finding of rule r.
+func of(r check.Rule) check.Finding {
+	return check.Finding{Rule: r.ID, Severity: r.Severity, Evidence: r.Evidence, Spec: r.Spec, Quote: r.Quote}
+}
 
 func gapFinding(conn string, frame int64, n int) check.Finding {
-	return check.Finding{Rule: RuleValidationGap.ID, Severity: RuleValidationGap.Severity, Spec: RuleValidationGap.Spec,
-		Message: fmt.Sprintf("%d frame(s) on %s were relayed and recorded but not checked: the validator fell behind (queue full); "+
-			"findings that depend on them may be missing or spurious; `wsconform validate` of the recording checks every frame", n, conn),
-		Expected: "every frame checked", Actual: fmt.Sprintf("%d not checked", n),
-		Conn: conn, Frame: frame}
+	f := of(RuleValidationGap)
+	f.Message = fmt.Sprintf("%d frame(s) on %s were relayed and recorded but not checked: the validator fell behind (queue full); "+
+		"findings that depend on them may be missing or spurious; `wsconform validate` of the recording checks every frame", n, conn)
+	f.Expected, f.Actual = "every frame checked", fmt.Sprintf("%d not checked", n)
+	f.Conn, f.Frame = conn, frame
+	return f
 }
 
 func tooLargeFinding(conn string, dir wire.Direction, limit int64) check.Finding {
-	return check.Finding{Rule: RuleFrameTooLarge.ID, Severity: RuleFrameTooLarge.Severity, Spec: RuleFrameTooLarge.Spec,
-		Message:  fmt.Sprintf("the %s sent a message larger than --max-frame; the connection was closed with 1009", sender(dir)),
-		Expected: fmt.Sprintf("at most %d bytes", limit), Actual: "more", Conn: conn, Dir: dir}
+	f := of(RuleFrameTooLarge)
+	f.Message = fmt.Sprintf("the %s sent a message larger than --max-frame; the connection was closed with 1009", sender(dir))
+	f.Expected, f.Actual = fmt.Sprintf("at most %d bytes", limit), "more"
+	f.Conn, f.Dir = conn, dir
+	return f
 }
 
 // slowFinding blames the slow peer: dir is the direction that peer sends,
 // so the finding's direction says whom it is about, as for rule findings.
 func slowFinding(conn string, dir wire.Direction, why string) check.Finding {
-	return check.Finding{Rule: RuleSlowPeer.ID, Severity: RuleSlowPeer.Severity, Spec: RuleSlowPeer.Spec,
-		Message:  fmt.Sprintf("the %s did not accept messages in time (%s); the connection was closed", sender(dir), why),
-		Expected: "messages accepted within the write timeout", Actual: why, Conn: conn, Dir: dir}
+	f := of(RuleSlowPeer)
+	f.Message = fmt.Sprintf("the %s did not accept messages in time (%s); the connection was closed", sender(dir), why)
+	f.Expected, f.Actual = "messages accepted within the write timeout", why
+	f.Conn, f.Dir = conn, dir
+	return f
+}
+
+// budgetFinding: the queue towards the peer that sends dir grew past the
+// global budget.
+func budgetFinding(conn string, dir wire.Direction, budget int64) check.Finding {
+	f := of(RuleMemoryBudget)
+	f.Message = fmt.Sprintf("messages waiting for the %s brought the proxy's buffers over --memory-budget; the connection was closed with 1013", sender(dir))
+	f.Expected, f.Actual = fmt.Sprintf("at most %d bytes buffered across all connections", budget), "more"
+	f.Conn, f.Dir = conn, dir
+	return f
+}
+
+func idleFinding(conn string, after string) check.Finding {
+	f := of(RuleIdle)
+	f.Message = fmt.Sprintf("neither peer sent a frame within --idle-timeout (%s); the connection was closed with 1001", after)
+	f.Expected, f.Actual = "a frame within "+after, "none"
+	f.Conn = conn
+	return f
+}
+
+// refusedFinding describes a refusal (see refusal).
+func refusedFinding(rf refusal) check.Finding {
+	f := of(RuleUpstreamRefused)
+	what := "WebSocket handshake"
+	expected := "101 Switching Protocols"
+	if rf.http {
+		what = "HTTP request " + rf.method
+		expected = "a 1xx, 2xx or 3xx answer"
+	}
+	f.Message = fmt.Sprintf("%s %s: %s", what, rf.path, rf.why)
+	f.Expected = expected
+	f.Actual = rf.status
+	if rf.body != "" {
+		f.Actual += ": " + rf.body
+	}
+	f.Conn = rf.conn
+	if rf.fatal {
+		// The verdict (error) is decided by the session, not the severity.
+		f.Message += "; nothing was tested on it"
+	}
+	return f
 }
 
 func sender(dir wire.Direction) string {

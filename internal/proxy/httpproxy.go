@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httputil"
@@ -38,32 +39,68 @@ func (p *Proxy) newReverseProxy() *httputil.ReverseProxy {
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(base)
 			pr.SetXForwarded()
+			pr.Out.Host = p.upstreamHost(pr.In)
+			if o, ok := p.origin(pr.In); ok {
+				pr.Out.Header.Set("Origin", o)
+			}
 		},
 		Transport:     p.transport,
 		FlushInterval: -1, // server-sent events and streamed bodies pass at once
 		ErrorLog:      nil,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if sw, ok := w.(*statusWriter); ok {
+				sw.failed = err
+			}
 			http.Error(w, fmt.Sprintf("wsproxy: upstream %s: %v", base.Host, err), http.StatusBadGateway)
 		},
 	}
 }
 
-// serveHTTP reverse-proxies one request and logs it.
+// serveHTTP reverse-proxies one request and logs it. An answer of 4xx or
+// 5xx, or none at all, is a proxy.upstream-refused finding.
 func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	p.rev.ServeHTTP(sw, r)
 	text := fmt.Sprintf("HTTP %s %s → %d %s · %s", r.Method, r.URL.Path, sw.status, http.StatusText(sw.status),
 		time.Since(start).Round(time.Millisecond))
-	p.tap.note(nil, text, false)
+	if sw.status < 400 || ignoredRefusal(r, sw.status) || r.Context().Err() != nil && sw.failed != nil {
+		p.tap.note(nil, text, false)
+		return
+	}
+	rf := refusal{http: true, method: r.Method, path: r.URL.Path, url: redact(p.httpBase().String() + r.URL.Path),
+		code: sw.status, status: fmt.Sprintf("%d %s", sw.status, http.StatusText(sw.status)), body: sw.body.String(),
+		why: "the upstream answered " + fmt.Sprintf("%d %s", sw.status, http.StatusText(sw.status)), fatal: sw.status >= 500}
+	if sw.failed != nil {
+		rf.why, rf.body = "the proxy could not get an answer from the upstream", redactErr(sw.failed)
+	}
+	p.tap.refused(rf)
 }
 
-// statusWriter remembers the status of a response; Unwrap lets the
-// reverse proxy reach the underlying Flusher.
+// ignoredRefusal: a browser asks for /favicon.ico by itself; an app
+// without one is not at fault.
+func ignoredRefusal(r *http.Request, status int) bool {
+	return status == http.StatusNotFound && r.URL.Path == "/favicon.ico"
+}
+
+// redactErr is an error's text without URL queries.
+func redactErr(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Op + " " + redact(ue.URL) + ": " + ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// statusWriter remembers the status of a response, the start of an error
+// response's body, and the error when the upstream gave no answer; Unwrap
+// lets the reverse proxy reach the underlying Flusher.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
+	body   excerpt
+	failed error
 }
 
 func (s *statusWriter) WriteHeader(code int) {
@@ -75,6 +112,9 @@ func (s *statusWriter) WriteHeader(code int) {
 
 func (s *statusWriter) Write(b []byte) (int, error) {
 	s.wrote = true
+	if s.status >= 400 && s.failed == nil {
+		_, _ = s.body.Write(b)
+	}
 	return s.ResponseWriter.Write(b)
 }
 

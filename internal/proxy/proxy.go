@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -46,6 +47,13 @@ type Proxy struct {
 	conns   map[*conn]struct{}
 	wg      sync.WaitGroup
 	seq     atomic.Uint64
+	// active counts WebSocket connections relayed or being dialled
+	// (--max-conns); budget the bytes queued across them (--memory-budget).
+	active atomic.Int64
+	budget atomic.Int64
+	// badHosts are the Host headers refused so far (each reported once).
+	badHosts sync.Map
+	badHostN atomic.Int64
 
 	shutdownOnce sync.Once
 	shutdownErr  error
@@ -82,11 +90,36 @@ func New(cfg Config) (*Proxy, error) {
 
 // ServeHTTP relays WebSocket upgrades and reverse-proxies other requests.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !p.hostAllowed(r.Host) {
+		p.refuseHost(w, r)
+		return
+	}
 	if websocket.IsWebSocketUpgrade(r) {
 		p.serveWS(w, r)
 		return
 	}
 	p.serveHTTP(w, r)
+}
+
+// maxBadHosts bounds the refused Host headers remembered and reported.
+const maxBadHosts = 100
+
+// refuseHost answers a request whose Host is not the proxy's own address
+// with 403; the first one per Host is an error of the report.
+func (p *Proxy) refuseHost(w http.ResponseWriter, r *http.Request) {
+	name := r.Host
+	if h, _, err := net.SplitHostPort(name); err == nil {
+		name = h
+	}
+	why := fmt.Sprintf("Host %q is not the address wsproxy listens on (DNS rebinding protection; --allow-host %s allows it)", r.Host, name)
+	http.Error(w, "wsproxy: "+why, http.StatusForbidden)
+	if p.badHostN.Load() >= maxBadHosts {
+		return
+	}
+	if _, seen := p.badHosts.LoadOrStore(r.Host, true); !seen {
+		p.badHostN.Add(1)
+		p.tap.note(nil, fmt.Sprintf("refused %s %s: %s", r.Method, r.URL.Path, why), true)
+	}
 }
 
 // enter registers a connection attempt unless the proxy is shutting down.

@@ -3,6 +3,7 @@ package proxy
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wsconform/wsconform/internal/wire"
@@ -23,6 +24,7 @@ type msg struct {
 var (
 	errQueueClosed = errors.New("queue closed")
 	errStalled     = errors.New("queue full and not draining")
+	errBudget      = errors.New("memory budget exceeded")
 )
 
 // queue is the bounded buffer between one leg's reader and the other
@@ -47,11 +49,36 @@ type queue struct {
 	notEmpty chan struct{}
 	notFull  chan struct{}
 	gone     chan struct{} // closed by close: wakes every waiting push
+
+	// budget counts the bytes queued across every queue of the proxy; a
+	// message that would bring it over limit is refused with errBudget
+	// unless the queue is empty (a message in an empty queue is in
+	// flight, not a backlog).
+	budget *atomic.Int64
+	limit  int64
 }
 
-func newQueue(maxN, maxBytes int) *queue {
-	return &queue{items: make([]msg, maxN), maxBytes: maxBytes,
+func newQueue(maxN, maxBytes int, budget *atomic.Int64, limit int64) *queue {
+	return &queue{items: make([]msg, maxN), maxBytes: maxBytes, budget: budget, limit: limit,
 		notEmpty: make(chan struct{}, 1), notFull: make(chan struct{}, 1), gone: make(chan struct{})}
+}
+
+// reserve takes n bytes from the budget; the caller holds q.mu.
+func (q *queue) reserve(n int) bool {
+	if q.budget == nil {
+		return true
+	}
+	if q.budget.Add(int64(n)) > q.limit && q.n > 0 {
+		q.budget.Add(-int64(n))
+		return false
+	}
+	return true
+}
+
+func (q *queue) release(n int) {
+	if q.budget != nil && n != 0 {
+		q.budget.Add(-int64(n))
+	}
 }
 
 func signal(ch chan struct{}) {
@@ -76,6 +103,13 @@ func (q *queue) push(m msg, cancel <-chan struct{}, stall time.Duration, busy fu
 			return errQueueClosed
 		}
 		if q.n < len(q.items) && (q.n == 0 || q.bytes+len(m.data) <= q.maxBytes) {
+			if !q.reserve(len(m.data)) {
+				q.mu.Unlock()
+				if timer != nil {
+					timer.Stop()
+				}
+				return errBudget
+			}
 			q.items[(q.head+q.n)%len(q.items)] = m
 			q.n++
 			q.bytes += len(m.data)
@@ -152,6 +186,7 @@ func (q *queue) tryPop() (msg, bool) {
 	q.n--
 	q.bytes -= len(m.data)
 	q.popped++
+	q.release(len(m.data))
 	q.mu.Unlock()
 	signal(q.notFull)
 	return m, true
@@ -167,6 +202,18 @@ func (q *queue) close() {
 	}
 	q.closed = true
 	clear(q.items)
+	q.release(q.bytes)
 	q.n, q.bytes = 0, 0
 	close(q.gone)
+}
+
+// dropAll frees what is queued without closing the queue: the connection
+// is being closed and the backlog will not be delivered.
+func (q *queue) dropAll() {
+	q.mu.Lock()
+	clear(q.items)
+	q.release(q.bytes)
+	q.n, q.bytes, q.head = 0, 0, 0
+	q.mu.Unlock()
+	signal(q.notFull)
 }

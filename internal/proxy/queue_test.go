@@ -8,7 +8,7 @@ import (
 
 func TestQueueBounds(t *testing.T) {
 	t.Parallel()
-	q := newQueue(3, 10)
+	q := newQueue(3, 10, nil, 0)
 	never := func() bool { return false }
 	for i, n := range []int{4, 4} {
 		if err := q.push(msg{data: make([]byte, n), index: int64(i)}, nil, time.Second, never); err != nil {
@@ -38,7 +38,7 @@ func TestQueueBounds(t *testing.T) {
 		t.Errorf("popped %+v, want index 1", m)
 	}
 	// One message larger than the byte bound passes when the queue is empty.
-	q2 := newQueue(3, 10)
+	q2 := newQueue(3, 10, nil, 0)
 	if err := q2.push(msg{data: make([]byte, 100)}, nil, time.Second, never); err != nil {
 		t.Errorf("a big message into an empty queue: %v", err)
 	}
@@ -46,7 +46,7 @@ func TestQueueBounds(t *testing.T) {
 
 func TestQueueCloseWakesPushers(t *testing.T) {
 	t.Parallel()
-	q := newQueue(1, 1<<20)
+	q := newQueue(1, 1<<20, nil, 0)
 	never := func() bool { return false }
 	_ = q.push(msg{}, nil, time.Second, never)
 	errs := make(chan error, 2)
@@ -72,7 +72,7 @@ func TestQueueCloseWakesPushers(t *testing.T) {
 	}
 	quit := make(chan struct{})
 	close(quit)
-	if _, quitting := newQueue(1, 1).wait(nil, quit); !quitting {
+	if _, quitting := newQueue(1, 1, nil, 0).wait(nil, quit); !quitting {
 		t.Error("wait did not report the shutdown")
 	}
 }

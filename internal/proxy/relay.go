@@ -85,6 +85,10 @@ type conn struct {
 	opened      time.Time
 	client      *leg
 	upstream    *leg
+	// unjudged: outside --path; relayed and recorded, never judged.
+	unjudged bool
+	// spoke is set by the first frame either peer sends (--idle-timeout).
+	spoke atomic.Bool
 
 	endMu sync.Mutex
 	end   ending
@@ -126,6 +130,10 @@ func (c *conn) ending() ending {
 // caller's goroutine becomes the client leg's reader.
 func (c *conn) run() {
 	c.p.tap.open(c)
+	if d := c.p.cfg.IdleTimeout; d > 0 {
+		idle := time.AfterFunc(d, c.idle)
+		defer idle.Stop()
+	}
 	var readers, writers sync.WaitGroup
 	writers.Add(2)
 	go func() { defer writers.Done(); c.writePump(c.client) }()
@@ -176,6 +184,9 @@ func (c *conn) readPump(a *leg) {
 			c.readEnded(a, b, err)
 			return
 		}
+		if !c.spoke.Load() {
+			c.spoke.Store(true)
+		}
 		f := c.p.tap.frame(c, a.readDir(), wire.Opcode(op), data, 0)
 		if err := c.forward(b, msg{op: wire.Opcode(op), data: data, index: f.Index}); err != nil {
 			c.readEnded(a, b, err)
@@ -188,6 +199,7 @@ func (c *conn) readPump(a *leg) {
 var errSlow = errors.New("relay queue stalled")
 
 func (c *conn) control(a, b *leg, op wire.Opcode, data string) error {
+	c.spoke.Store(true)
 	f := c.p.tap.frame(c, a.readDir(), op, []byte(data), 0)
 	return c.forward(b, msg{op: op, data: []byte(data), index: f.Index})
 }
@@ -212,6 +224,9 @@ func (c *conn) forward(b *leg, m msg) error {
 	switch {
 	case err == nil, errors.Is(err, errQueueClosed):
 		return nil
+	case errors.Is(err, errBudget):
+		c.overBudget(b)
+		return errSlow
 	default:
 		c.slow(b, "its relay queue stayed full for "+c.p.cfg.WriteTimeout.String())
 		return errSlow
@@ -299,6 +314,41 @@ func (c *conn) slow(b *leg, why string) {
 	code, reason := c.lostCode(a, true)
 	c.sendClose(a, code, reason)
 	c.abortLeg(b)
+}
+
+// overBudget ends the connection whose backlog for leg b would bring the
+// proxy's buffers over --memory-budget: the backlog is dropped (it was
+// recorded), the client gets 1013 (try again later), the upstream 1001.
+func (c *conn) overBudget(b *leg) {
+	first := false
+	c.slowOnce.Do(func() { first = true })
+	if !first {
+		return
+	}
+	c.p.tap.finding(c, budgetFinding(c.id, b.readDir(), c.p.cfg.MemoryBudget))
+	c.setEnd(ending{code: websocket.CloseTryAgainLater, reason: "wsproxy: memory budget exceeded (messages waiting for the " + b.name() + ")", by: recording.ByProxy})
+	b.out.dropAll()
+	for _, l := range []*leg{c.client, c.upstream} {
+		code := websocket.CloseTryAgainLater
+		if l.side == sideUpstream {
+			code = websocket.CloseGoingAway
+		}
+		c.sendClose(l, code, "wsproxy: memory budget exceeded; try again later")
+	}
+}
+
+// idle closes a connection on which neither peer has sent a frame within
+// --idle-timeout.
+func (c *conn) idle() {
+	if c.spoke.Load() {
+		return
+	}
+	after := c.p.cfg.IdleTimeout.String()
+	c.p.tap.finding(c, idleFinding(c.id, after))
+	c.setEnd(ending{code: websocket.CloseGoingAway, reason: "wsproxy: no frame within --idle-timeout " + after, by: recording.ByProxy})
+	for _, l := range []*leg{c.client, c.upstream} {
+		c.sendClose(l, websocket.CloseGoingAway, "wsproxy: idle for "+after)
+	}
 }
 
 // abortLeg drops a leg: its writer stops, its queue refuses messages and

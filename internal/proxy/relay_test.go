@@ -20,7 +20,8 @@ import (
 func TestRelayFidelity(t *testing.T) {
 	t.Parallel()
 	up := startEcho(t)
-	tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex"})
+	// --path: judged whatever its first frames (random bytes) look like.
+	tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex", Paths: []string{"/ws/*"}})
 	h := http.Header{
 		"Origin":                 {"http://ui.example:5173"},
 		"Cookie":                 {"sid=abc"},

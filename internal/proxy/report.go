@@ -56,6 +56,9 @@ type sessionLog struct {
 	marked []logFrame
 	// unlogged is set once the wire log was dropped (maxLoggedSessions).
 	unlogged bool
+	// harness makes the verdict error: the session is made of handshakes
+	// or requests that were refused, so nothing was tested.
+	harness bool
 }
 
 // dropLog frees the wire log; later frames are not logged either.
@@ -137,6 +140,8 @@ func (s *sessionLog) frames() []reports.Frame {
 
 func (s *sessionLog) verdict() reports.Verdict {
 	switch {
+	case s.harness:
+		return reports.Error
 	case !s.any:
 		return reports.Passed
 	case s.worst == check.Error:
@@ -171,6 +176,18 @@ func (v *validator) report() *reports.Report {
 	if v.errorsDropped > 0 {
 		r.Errors = append(r.Errors, fmt.Sprintf("%d more errors not listed", v.errorsDropped))
 	}
+	if len(v.connList) == 0 {
+		// Nothing was tested: that is never a pass.
+		msg := "no WebSocket connection was made"
+		if v.refusedSessions > 0 {
+			msg += ": every handshake was refused or failed (see the proxy.upstream-refused findings)"
+		}
+		r.Errors = append(r.Errors, msg)
+	}
+	if v.refusedDropped > 0 {
+		r.Errors = append(r.Errors, fmt.Sprintf("%d more refused handshakes or requests of other kinds not listed", v.refusedDropped))
+	}
+	r.Notes = append(r.Notes, v.unjudgedNotes()...)
 	r.Tally()
 	return r
 }

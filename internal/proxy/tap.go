@@ -100,7 +100,7 @@ func (t *tap) open(c *conn) {
 	defer t.mu.Unlock()
 	c.sc = sessionize.Conn{ID: c.id}
 	var session string
-	if t.sz != nil {
+	if t.sz != nil && !c.unjudged {
 		session, _ = t.sz.AtOpen(&c.sc, c.url)
 	}
 	if session != "" {
@@ -110,7 +110,7 @@ func (t *tap) open(c *conn) {
 		t.record(func(w *recording.Writer) error { return w.OpenPending(c.id, c.url, c.opened) })
 	}
 	t.push(event{kind: evOpen, c: c, session: session, time: c.opened})
-	if t.detecting {
+	if t.detecting && !c.unjudged {
 		t.det.urls = append(t.det.urls, c.url)
 		t.det.conns = append(t.det.conns, c)
 		if t.tryDetect(c.opened, true) {
@@ -129,7 +129,7 @@ func (t *tap) frame(c *conn, dir wire.Direction, op wire.Opcode, payload []byte,
 	c.frames++
 	f := wire.Frame{Conn: c.id, URL: c.url, Index: t.index, Dir: dir, Time: now, Op: op, Payload: payload, CloseCode: code}
 	decided := false
-	if t.detecting && (op == wire.OpText || op == wire.OpBinary) {
+	if t.detecting && !c.unjudged && (op == wire.OpText || op == wire.OpBinary) {
 		t.det.seen++
 		if len(payload) <= maxSampleBytes {
 			t.det.sample = append(t.det.sample, f)
@@ -142,7 +142,7 @@ func (t *tap) frame(c *conn, dir wire.Direction, op wire.Opcode, payload []byte,
 	switch {
 	case decided:
 		t.sessionizeBacklog()
-	case t.sz != nil && c.sc.Session == "" && !c.sc.Closed:
+	case t.sz != nil && c.sc.Session == "" && !c.sc.Closed && !c.unjudged:
 		if s, ok := t.sz.Frame(&c.sc, dir, op, payload); ok {
 			t.bound(c, s, now)
 		}
@@ -155,6 +155,13 @@ func (t *tap) finding(c *conn, f check.Finding) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.push(event{kind: evFinding, c: c, finding: &f, time: time.Now()})
+}
+
+// refused queues a refused handshake or HTTP request.
+func (t *tap) refused(rf refusal) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.push(event{kind: evRefused, refusal: &rf, time: time.Now()})
 }
 
 // note queues a line for the console (and the report when it is an error).
@@ -170,10 +177,10 @@ func (t *tap) closed(c *conn, e ending) {
 	now := time.Now()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.sz != nil && c.sc.Session == "" {
+	if t.sz != nil && c.sc.Session == "" && !c.unjudged {
 		t.bound(c, t.sz.GiveUp(&c.sc), now)
 	}
-	if t.sz != nil {
+	if t.sz != nil && !c.unjudged {
 		t.sz.Closed(&c.sc)
 	} else {
 		c.sc.Closed = true

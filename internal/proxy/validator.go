@@ -42,6 +42,9 @@ type validator struct {
 	errors                        []string
 	errorsDropped                 int
 
+	unjudged                        []*unjudgedPath
+	refusedSessions, refusedDropped int
+
 	// cur is the frame being handled and what peek found in it, so the
 	// console and the wire log decode it once.
 	cur struct {
@@ -68,6 +71,14 @@ type connLog struct {
 	frames  int64
 	gap     int             // frames not checked, not reported yet
 	waiting []check.Finding // relay findings made before the session was known
+
+	// gate says whether the connection is judged as the dialect (see
+	// route); held are its events while that is not known yet.
+	gate  gate
+	held  []event
+	texts int      // data frames looked at by the gate
+	types []string // their message types, for the reason
+	path  string
 }
 
 func newValidator(p *Proxy) *validator {
@@ -141,15 +152,11 @@ func (v *validator) handle(ev event) {
 	case evOpen:
 		cl.opened = ev.c.opened
 		v.cons.open(ev, v.p.cfg.Faults)
-		if ev.session != "" {
-			v.join(cl, ev.session, "")
-		}
 	case evFrame:
 		v.frames++
 		v.peekFrame(ev.frame)
 		v.cons.frame(ev.frame, v.cur.typ, v.seqLabel, v.cur.seq)
 	case evBind:
-		v.join(cl, ev.session, ev.parent)
 		v.cons.bind(ev)
 	case evClose:
 		cl.closed, cl.end, cl.isOver, cl.frames = ev.time, ev.end, true, ev.count
@@ -168,6 +175,8 @@ func (v *validator) handle(ev event) {
 		if ev.isErr {
 			v.addError(ev.text)
 		}
+	case evRefused:
+		v.refused(*ev.refusal, ev.time)
 	}
 	if ev.skipped > 0 && cl != nil {
 		cl.gap += ev.skipped
@@ -182,7 +191,7 @@ func (v *validator) handle(ev event) {
 func (v *validator) conn(c *conn) *connLog {
 	cl, ok := v.conns[c.id]
 	if !ok {
-		cl = &connLog{id: c.id, url: c.url, opened: c.opened}
+		cl = &connLog{id: c.id, url: c.url, opened: c.opened, path: c.path}
 		v.conns[c.id] = cl
 		v.connList = append(v.connList, cl)
 	}
@@ -234,6 +243,20 @@ func (v *validator) feed(ev event) {
 			v.early = append(v.early, ev)
 		}
 		return
+	}
+	v.route(ev)
+}
+
+// apply hands a connection's event to the report's bookkeeping (which
+// session it joined) and to the grouper, which judges it.
+func (v *validator) apply(cl *connLog, ev event) {
+	switch ev.kind {
+	case evOpen:
+		if ev.session != "" {
+			v.join(cl, ev.session, "")
+		}
+	case evBind:
+		v.join(cl, ev.session, ev.parent)
 	}
 	if v.grouper == nil {
 		return // the dialect could not be detected: nothing is judged
@@ -320,7 +343,7 @@ func (v *validator) relayFinding(cl *connLog, f check.Finding) {
 	if cl == nil {
 		return
 	}
-	if cl.session == "" && (!v.decided || v.grouper != nil) {
+	if cl.session == "" && cl.gate != gateUnjudged && (!v.decided || v.grouper != nil) {
 		cl.waiting = append(cl.waiting, f)
 		return
 	}
@@ -376,11 +399,16 @@ func (v *validator) end() {
 			v.decided = true
 		}
 	}
+	for _, cl := range v.connList {
+		if cl.gate == gatePending && len(cl.held) > 0 {
+			v.settle(cl) // the proxy stopped while the gate still looked
+		}
+	}
 	if v.grouper != nil {
 		v.grouper.End()
 	}
 	for _, cl := range v.connList {
-		if cl.session == "" {
+		if cl.session == "" && cl.gate != gateUnjudged {
 			v.join(cl, cl.id, "")
 		}
 		if cl.gap > 0 {

@@ -75,8 +75,9 @@ Feature: MiniCodex runs (turns)
   @id:minicodex.send.turn-done-names-run @should @scripted
   Scenario: turn_done names the run it ends
     minicodex-v1.md §Server → Client messages: TurnDone {type: "turn_done",
-    run_id, event_id}. The run_id is the run's (optional in the TypeScript
-    type, hence a SHOULD).
+    run_id, event_id}. The spec only shows run_id in its prose (the
+    TypeScript type and the Pydantic model make it optional).
+    Interpretation: it is the run's run_id.
 
     When the client sends:
       """

@@ -55,7 +55,9 @@ Feature: Mitto connection
     mitto.md §Key Field Descriptions / Delivery Verification Fields: connected
     includes last_user_prompt_id and last_user_prompt_seq so that a client
     reconnecting from a zombie connection can verify its pending prompt was
-    delivered.
+    delivered. Interpretation: the members are optional (?) in the connected
+    row; a server sends them once the session has a prompt, naming its
+    prompt_id and the seq of its user_prompt.
 
     Given a client connects
     And the client receives "connected"

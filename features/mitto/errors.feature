@@ -14,6 +14,8 @@ Feature: Mitto errors for bad client input
   @id:mitto.errors.invalid-json @should
   Scenario: Text that is not JSON is answered with error
     mitto.md §Message Envelope: every message is a JSON envelope {type, data}.
+    Interpretation: text that is not JSON is answered with error and the
+    connection stays usable.
 
     When the client sends the text:
       """
@@ -31,6 +33,8 @@ Feature: Mitto errors for bad client input
   @id:mitto.errors.unknown-type @should
   Scenario: A message type the client may not send is answered with error
     mitto.md §Frontend → Backend Messages lists the types a frontend sends.
+    Interpretation: a backend-only type sent by a client is answered with
+    error and the connection stays usable.
 
     When the client sends:
       """
@@ -46,8 +50,9 @@ Feature: Mitto errors for bad client input
 
   @id:mitto.errors.missing-envelope-data @should
   Scenario: A message without its data object is answered with error
-    mitto.md §Message Envelope: {type, data}; load_events carries its
-    parameters in data.
+    mitto.md §Message Envelope: {type, data}; rename_session carries its
+    name in data. Interpretation: a message without data is answered with
+    error.
 
     When the client sends:
       """
@@ -59,7 +64,8 @@ Feature: Mitto errors for bad client input
   @id:mitto.errors.prompt-without-id @should
   Scenario: A prompt without prompt_id is refused and not run
     mitto.md §Frontend → Backend Messages: prompt {message, image_ids?,
-    prompt_id}; prompt_id is required (prompt_received acknowledges it).
+    prompt_id}; prompt_id is required (no ?). Interpretation: a prompt
+    without it is refused with error and not run.
 
     When the client sends:
       """
@@ -71,6 +77,7 @@ Feature: Mitto errors for bad client input
   @id:mitto.errors.binary-frame @should
   Scenario: A binary frame is answered with error
     mitto.md §Message Envelope: messages are JSON; a binary frame is not one.
+    Interpretation: it is answered with error and the connection stays open.
 
     When the client sends a binary frame of 16 bytes
     Then the client receives "error"
@@ -79,7 +86,8 @@ Feature: Mitto errors for bad client input
   @id:mitto.errors.bad-limit @should
   Scenario: A load_events limit that is not a positive integer is refused
     mitto.md §load_events Parameters: limit is an int, the maximum number of
-    events to return.
+    events to return. Interpretation: a limit that is not an int is refused
+    with error and nothing is loaded.
 
     When the client sends:
       """

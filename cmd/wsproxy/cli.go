@@ -62,6 +62,11 @@ type options struct {
 	queue, validationQueue    int
 	color                     string
 	showVersion               bool
+	host, origin              string
+	paths, allowHosts         []string
+	memoryBudget              int64
+	maxConns                  int
+	idleTimeout               time.Duration
 }
 
 func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
@@ -80,7 +85,7 @@ func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
 	fs.StringArrayVar(&o.faults, "fault", nil, "inject a fault, `SPEC` as below; c2s: or s2c: (default) picks the direction (repeatable)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed for jitter faults (connection n uses seed+n)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print findings, failures and the summary only, not every frame")
-	fs.BoolVar(&o.strict, "strict", false, "exit 1 when any error finding was made")
+	fs.BoolVar(&o.strict, "strict", false, "exit 1 on a failed verdict (an error finding), 3 on an error verdict (refused or failed handshakes, nothing tested)")
 	fs.BoolVar(&o.insecure, "insecure", false, "do not verify the upstream's TLS certificate (self-signed wss://)")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve TLS (wss://, https://) with this certificate `FILE` (with --tls-key)")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "private key `FILE` for --tls-cert")
@@ -89,6 +94,13 @@ func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
 	fs.DurationVar(&o.dialTimeout, "dial-timeout", proxy.DefaultDialTimeout, "how long the upstream has to complete a WebSocket handshake (the client then gets 504)")
 	fs.IntVar(&o.queue, "queue", proxy.DefaultQueueMessages, "messages buffered per direction of each connection before the sender is slowed down")
 	fs.IntVar(&o.validationQueue, "validation-queue", proxy.DefaultValidationFrames, "frames waiting for the validator; beyond it frames are relayed and recorded, not checked (reported)")
+	fs.StringArrayVar(&o.paths, "path", nil, "judge only WebSocket connections whose path matches `GLOB` (repeatable; others are relayed and recorded, not judged)")
+	fs.StringVar(&o.host, "host", proxy.HostKeep, "Host header for the upstream: keep (the client's, like Caddy and Traefik) or upstream (the upstream's own, for an upstream that routes by name)")
+	fs.StringVar(&o.origin, "origin", proxy.OriginKeep, "Origin header for the upstream: keep, or upstream (an Origin naming the proxy becomes the upstream's; use with --host upstream)")
+	fs.StringArrayVar(&o.allowHosts, "allow-host", nil, "also accept requests whose Host is `NAME` (repeatable; * accepts any); others get 403 (DNS rebinding)")
+	fs.Int64Var(&o.memoryBudget, "memory-budget", proxy.DefaultMemoryBudget, "`BYTES` buffered for slow peers across all connections; the connection that exceeds it is closed with 1013")
+	fs.IntVar(&o.maxConns, "max-conns", proxy.DefaultMaxConns, "WebSocket connections relayed at once (-1: no limit); a client beyond it gets 503")
+	fs.DurationVar(&o.idleTimeout, "idle-timeout", proxy.DefaultIdleTimeout, "close a connection on which neither peer sent a frame for this long (-1s: never)")
 	fs.StringVar(&o.color, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	fs.BoolVar(&o.showVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
@@ -121,6 +133,19 @@ func (o options) check(fs *pflag.FlagSet) error {
 		return usageErr("--write-timeout and --dial-timeout must be positive")
 	case o.queue <= 0 || o.validationQueue <= 0:
 		return usageErr("--queue and --validation-queue must be positive")
+	case o.host != proxy.HostKeep && o.host != proxy.HostUpstream:
+		return usageErr("--host must be keep or upstream")
+	case o.origin != proxy.OriginKeep && o.origin != proxy.OriginUpstream:
+		return usageErr("--origin must be keep or upstream")
+	case o.memoryBudget <= 0:
+		return usageErr("--memory-budget must be positive")
+	case o.maxConns == 0:
+		return usageErr("--max-conns must be positive, or -1 for no limit")
+	case o.idleTimeout == 0:
+		return usageErr("--idle-timeout must be positive, or negative for never")
+	}
+	if err := proxy.CheckPaths(o.paths); err != nil {
+		return usageErr("%v", err)
 	}
 	switch o.color {
 	case console.ColorAuto, console.ColorAlways, console.ColorNever:
@@ -145,6 +170,15 @@ When ready it prints one JSON line on stdout:
   {"type":"listening","url":"ws://127.0.0.1:8080",...}
 and, on exit, {"type":"finished","verdict":...}. Everything for humans goes to stderr.
 
+Host and Origin: by default the upstream gets the client's Host and Origin unchanged, so a
+server that compares them (gorilla's default CheckOrigin) accepts a page loaded through the
+proxy. An upstream that routes by host name needs --host upstream --origin upstream.
+
+A handshake the upstream refuses (4xx, 5xx) or that cannot reach it is a proxy.upstream-refused
+finding and makes the verdict error; so does a run in which no WebSocket connection was made.
+Connections outside --path, or (without --path) whose first frames are not the dialect's
+messages, are relayed and recorded but not judged; the report lists them once per path.
+
 Flags:
 `, DefaultListen)
 	fs.SetOutput(w)
@@ -156,8 +190,8 @@ Flags:
 		fmt.Fprintf(tw, "  %s\t%s\n", k.Syntax, k.Summary)
 	}
 	_ = tw.Flush()
-	fmt.Fprint(w, "\nExit codes: 0 done (or findings without --strict), 1 error findings with --strict,\n"+
-		"2 usage error, 3 cannot listen or write the recording or a report.\n")
+	fmt.Fprint(w, "\nExit codes: 0 done (whatever the verdict without --strict), 1 failed verdict with --strict,\n"+
+		"2 usage error, 3 cannot listen or write the recording or a report, or an error verdict with --strict.\n")
 }
 
 // listening is the JSON line printed on stdout when the proxy is ready.
@@ -209,6 +243,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Upstream: o.upstream, Dialect: o.dialect, Faults: specs, Seed: o.seed, Insecure: o.insecure,
 		MaxFrame: o.maxFrame, WriteTimeout: o.writeTimeout, DialTimeout: o.dialTimeout,
 		QueueMessages: o.queue, ValidationFrames: o.validationQueue,
+		Host: o.host, Origin: o.origin, Paths: o.paths, AllowHosts: o.allowHosts, Listen: o.listen,
+		MemoryBudget: o.memoryBudget, MaxConns: o.maxConns, IdleTimeout: o.idleTimeout,
 		Console: stderr, Quiet: o.quiet, Color: o.color, Tool: "wsproxy " + version.String(),
 	}
 	if o.record != "" {
@@ -365,10 +401,34 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 	if len(errs) > 0 {
 		return harnessErr(errors.Join(errs...))
 	}
-	if o.strict && e > 0 {
-		return errFailed
+	if o.strict {
+		switch {
+		case r.Verdict == reports.Error:
+			return harnessErr(fmt.Errorf("verdict error: %s", errorVerdictWhy(r)))
+		case e > 0 || r.Verdict == reports.Failed:
+			return errFailed
+		}
 	}
 	return nil
+}
+
+// errorVerdictWhy says in one line why a report's verdict is error.
+func errorVerdictWhy(r *reports.Report) string {
+	n := 0
+	for _, s := range r.Sessions {
+		if s.Verdict == reports.Error {
+			n += max(len(s.Findings), 1)
+		}
+	}
+	var parts []string
+	if n > 0 {
+		parts = append(parts, fmt.Sprintf("%d handshakes or requests refused or failed (proxy.upstream-refused)", n))
+	}
+	parts = append(parts, r.Errors...)
+	if len(parts) == 0 {
+		return "see the report"
+	}
+	return strings.Join(parts, "; ")
 }
 
 func writeFile(path string, r *reports.Report, write func(io.Writer, *reports.Report) error) error {

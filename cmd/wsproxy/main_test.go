@@ -153,7 +153,8 @@ func TestHelp(t *testing.T) {
 	}
 	for _, flag := range []string{"--upstream", "--listen", "--dialect", "--record", "--html", "--junit", "--json", "--fault",
 		"--seed", "--quiet", "--strict", "--insecure", "--tls-cert", "--tls-key", "--max-frame", "--write-timeout",
-		"--dial-timeout", "--queue", "--validation-queue", "--color", "--version", "drop-after=N", "Exit codes"} {
+		"--dial-timeout", "--queue", "--validation-queue", "--color", "--version", "drop-after=N", "Exit codes",
+		"--path", "--host", "--origin", "--allow-host", "--memory-budget", "--max-conns", "--idle-timeout", "keep (the client's"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("--help lacks %s", flag)
 		}
@@ -168,6 +169,11 @@ func TestUsageErrors(t *testing.T) {
 		{"--upstream", "ws://127.0.0.1:1", "--dialect", "klingon"},
 		{"--upstream", "ws://127.0.0.1:1", "--fault", "explode=1"},
 		{"--upstream", "ws://127.0.0.1:1", "--tls-cert", "x.pem"},
+		{"--upstream", "ws://127.0.0.1:1", "--host", "rewrite"},
+		{"--upstream", "ws://127.0.0.1:1", "--origin", "proxy"},
+		{"--upstream", "ws://127.0.0.1:1", "--path", "ws"},
+		{"--upstream", "ws://127.0.0.1:1", "--path", "/ws/["},
+		{"--upstream", "ws://127.0.0.1:1", "--max-conns", "0"},
 		{"--upstream", "ftp://127.0.0.1:1"},
 		{"--upstream", "ws://127.0.0.1:1", "--color", "purple"},
 		{"--upstream", "ws://127.0.0.1:1", "extra"},

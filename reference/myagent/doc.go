@@ -68,7 +68,9 @@
 // connections, status (idle, planning, solving, awaiting_confirmation,
 // aggregating), pending_confirmation, the latest run's tasks with their
 // status and the last 20 transcript lines (user texts and final answers,
-// clipped to 200 bytes).
+// clipped to 200 bytes), and metadata.signed_state, a token a client may
+// return as signed_state in user.reconnect_with_state (JasonDZS/myagent
+// requires its signed snapshot there; this server ignores it).
 //
 // system.heartbeat {timestamp} goes to every connection every
 // Config.Heartbeat (negative: never).

@@ -249,7 +249,17 @@ func (s *session) export(k *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k.replyLocked(s, &event{Event: evStateExported, Content: "session state exported",
-		Metadata: map[string]any{"state": s.snapshotLocked()}})
+		Metadata: map[string]any{"state": s.snapshotLocked(), "signed_state": s.signedLocked()}})
+}
+
+// signedLocked is the token a client may hand back in
+// user.reconnect_with_state as signed_state. The spec does not say how an
+// exported state travels back; JasonDZS/myagent requires its signed
+// snapshot there (RECONNECT_CLARIFICATION.md), so clients that follow it
+// send it and the features do too. This server needs no state from the
+// client (its sessions outlive their connections) and ignores the member.
+func (s *session) signedLocked() map[string]any {
+	return map[string]any{"session_id": s.id, "last_seq": s.seq, "signature": "unsigned: the reference server keeps its sessions"}
 }
 
 // snapshotLocked is the session state agent.state_exported and

@@ -290,10 +290,10 @@ Feature: MyAgent error events
     And the client has received 1 "agent.session_created"
 
   @id:myagent.errors.run-in-progress @should @scripted
-  Scenario: A second user.message while a pipeline runs is refused
+  Scenario: A second request while a run is in progress is refused
     myagent-events.md §Event Flow Architecture / 1: one pipeline per query.
-    Interpretation: a user.message while a pipeline runs in the session is
-    refused with error.validation, and the running pipeline completes.
+    Interpretation: a user.solve_tasks while a run is active in the session is
+    refused with error.validation, and the running task completes.
 
     Given the client sends:
       """
@@ -303,22 +303,23 @@ Feature: MyAgent error events
     And I remember its "session_id" as "sid"
     And the client sends:
       """
-      {"event": "user.message", "session_id": "{sid}", "content": "/slow 8", "timestamp": "2025-01-01T00:00:00Z"}
+      {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "/slow 8"}]}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     And the client receives "agent.partial_answer"
     When the client sends:
       """
-      {"event": "user.message", "session_id": "{sid}", "content": "me too", "timestamp": "2025-01-01T00:00:00Z"}
+      {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "me too"}]}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
-    And the client receives "agent.final_answer"
-    And the client has received 1 "plan.start"
+    And the client receives "solver.completed"
+    And the client has received 1 "solver.start"
 
   @id:myagent.errors.execution-failed @must @scripted
-  Scenario: A failing task is reported with error.execution and the run ends
-    myagent-events.md §All Event Types / Error Events: error.execution,
-    "execution fails", with error type and context. The failed run gives no
-    final answer; the session accepts the next message.
+  Scenario: A failing task is reported with error.execution
+    myagent-events.md §All Event Types / Error Events: "| error.execution |
+    Execution fails | Error type, context, recoverable flag | ✅ Production |";
+    "All error events are production-ready". The failed task does not
+    complete; the session accepts the next request.
 
     Given the client sends:
       """
@@ -328,16 +329,16 @@ Feature: MyAgent error events
     And I remember its "session_id" as "sid"
     When the client sends:
       """
-      {"event": "user.message", "session_id": "{sid}", "content": "/fail the disk is full", "timestamp": "2025-01-01T00:00:00Z"}
+      {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "/fail the disk is full"}]}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.execution"
     And its "content" contains "the disk is full"
-    And the client receives no "agent.final_answer" within 300ms
+    And the client receives no "solver.completed" within 300ms
     When the client sends:
       """
-      {"event": "user.message", "session_id": "{sid}", "content": "try something else", "timestamp": "2025-01-01T00:00:00Z"}
+      {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "try something else"}]}, "timestamp": "2025-01-01T00:00:00Z"}
       """
-    Then the client receives "agent.final_answer"
+    Then the client receives "solver.completed"
 
   @id:myagent.errors.task-coercion @should
   Scenario: Tasks that cannot be read are reported with plan.coercion_error

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"errors"
+	messages "github.com/cucumber/messages/go/v21"
 	"testing"
 
 	"github.com/wsconform/wsconform/internal/check"
@@ -218,6 +219,30 @@ func TestDescribeErrorMessages(t *testing.T) {
 	for _, tt := range tests {
 		if got := describeMsg(message{typ: tt.typ, doc: tt.doc}); got != tt.want {
 			t.Errorf("describeMsg(%s %v) = %s, want %s", tt.typ, tt.doc, got, tt.want)
+		}
+	}
+}
+
+func TestPreconditionFailed(t *testing.T) {
+	t.Parallel()
+	pickle := &messages.Pickle{Steps: []*messages.PickleStep{
+		{Type: messages.PickleStepType_CONTEXT}, {Type: messages.PickleStepType_ACTION}, {Type: messages.PickleStepType_OUTCOME}}}
+	tests := []struct {
+		statuses []string
+		want     bool
+	}{
+		{[]string{"failed", "skipped", "skipped"}, true},
+		{[]string{"passed", "failed", "skipped"}, false},
+		{[]string{"passed", "passed", "failed"}, false},
+		{[]string{"passed", "passed", "passed"}, false},
+	}
+	for _, tt := range tests {
+		w := &World{sc: &scenarioRun{c: &Case{pickle: pickle}}}
+		for _, st := range tt.statuses {
+			w.steps = append(w.steps, reports.Step{Status: st})
+		}
+		if got := w.preconditionFailed() != ""; got != tt.want {
+			t.Errorf("%v: precondition failed = %v, want %v", tt.statuses, got, tt.want)
 		}
 	}
 }

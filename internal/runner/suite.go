@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/wsconform/wsconform/features"
 	"github.com/wsconform/wsconform/internal/check"
@@ -346,6 +347,24 @@ func unique() string {
 }
 
 // stepDone records how a step went.
+// preconditionFailed says why the scenario could not be set up on this
+// target when its first failed step is a Given: the context the
+// requirement is about was never reached (the target joins sessions, logs
+// in or resumes another way than the scenario reads the spec), so the
+// scenario proves nothing either way and is inconclusive, never passed.
+func (w *World) preconditionFailed() string {
+	for i, st := range w.steps {
+		if st.Status != "failed" {
+			continue
+		}
+		if w.sc.c.pickle.Steps[i].Type == messages.PickleStepType_CONTEXT {
+			return "precondition not met on this target"
+		}
+		return ""
+	}
+	return ""
+}
+
 func (w *World) stepDone(st *godog.Step, status godog.StepResultStatus, err error) {
 	for i, id := range w.stepIDs {
 		if id != st.Id {
@@ -378,7 +397,11 @@ func (w *World) finish(err error) reports.Scenario {
 	if w.checker != nil {
 		s.Findings, s.Frames = w.snapshot()
 	}
-	s.Verdict, s.Reason = judge(c, w.steps, append(w.stepErrs, w.setupErr, err), s.Findings, w.envReason)
+	env := w.envReason
+	if env == "" {
+		env = w.preconditionFailed()
+	}
+	s.Verdict, s.Reason = judge(c, w.steps, append(w.stepErrs, w.setupErr, err), s.Findings, env)
 	return s
 }
 

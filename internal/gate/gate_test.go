@@ -34,10 +34,19 @@ func TestClientProcess(t *testing.T) {
 }
 
 // minicodexClient says hello, streams a reply and, when the connection
-// drops, resumes. mode "bad-resume" resumes from an event it never saw;
-// "fail" exits non-zero after a clean exchange; "silent" never connects.
+// drops, resumes. mode is a comma-separated set of flags: "bad-resume"
+// resumes from an event it never saw (5 past the last, "far": 1000 past);
+// "nosid" resumes as the spec's Resume reads, without session_id;
+// "1006-only" reconnects only when the connection dropped (1006) and ends
+// quietly on any close frame; "fail" exits non-zero after a clean
+// exchange; "silent" never connects. A refused resume ends the client
+// quietly (exit 0): the gate must fail it on its frames alone.
 func minicodexClient(mode, url string) error {
-	if mode == "silent" {
+	flags := map[string]bool{}
+	for _, f := range strings.Split(mode, ",") {
+		flags[f] = true
+	}
+	if flags["silent"] {
 		return nil
 	}
 	conn, _, err := websocket.DefaultDialer.Dial(url, nil)
@@ -48,7 +57,7 @@ func minicodexClient(mode, url string) error {
 	if err := send(map[string]any{"type": "hello", "v": "1.0.0"}); err != nil {
 		return err
 	}
-	sid, last, sent := "", int64(0), false
+	sid, last, sent, resumed := "", int64(0), false, false
 	for {
 		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 		var m map[string]any
@@ -57,16 +66,27 @@ func minicodexClient(mode, url string) error {
 			if sid == "" {
 				return err
 			}
+			if flags["1006-only"] && !websocket.IsCloseError(err, websocket.CloseAbnormalClosure) {
+				return nil // not a drop: this client gives up, as it would in production
+			}
 			from := last
-			if mode == "bad-resume" {
+			switch {
+			case flags["bad-resume"] && flags["far"]:
+				from = last + 1000
+			case flags["bad-resume"]:
 				from = last + 5
 			}
 			if conn, _, err = websocket.DefaultDialer.Dial(url, nil); err != nil {
 				return err
 			}
-			if err := conn.WriteJSON(map[string]any{"type": "resume", "v": "1.0.0", "session_id": sid, "last_seen_event_id": from}); err != nil {
+			msg := map[string]any{"type": "resume", "v": "1.0.0", "session_id": sid, "last_seen_event_id": from}
+			if flags["nosid"] {
+				delete(msg, "session_id")
+			}
+			if err := conn.WriteJSON(msg); err != nil {
 				return err
 			}
+			resumed = true
 			send = func(v any) error { return conn.WriteJSON(v) }
 			continue
 		}
@@ -84,11 +104,17 @@ func minicodexClient(mode, url string) error {
 					return err
 				}
 			}
+		case "error":
+			if resumed {
+				_ = conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(1000, "resume refused"))
+				conn.Close()
+				return nil
+			}
 		case "turn_done":
 			_ = conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(1000, "done"))
 			time.Sleep(50 * time.Millisecond)
 			conn.Close()
-			if mode == "fail" {
+			if flags["fail"] {
 				return fmt.Errorf("failing on purpose")
 			}
 			return nil
@@ -136,6 +162,9 @@ func TestGate(t *testing.T) {
 		{"good client", "good", nil, true, "", 1},
 		{"good client through drops", "good", []string{"drop-after=6"}, true, "", 2},
 		{"resume from an unseen event", "bad-resume", []string{"drop-after=6"}, false, "c2s:minicodex.resume-unseen", 2},
+		{"good client resuming without session_id", "nosid", []string{"drop-after=6"}, true, "", 2},
+		{"resume without session_id from an unseen event", "bad-resume,nosid", []string{"drop-after=6"}, false, "c2s:minicodex.resume-unseen", 2},
+		{"refused resume without session_id from an unseen event", "bad-resume,nosid,far", []string{"drop-after=6"}, false, "c2s:minicodex.resume-unseen", 2},
 		{"command fails", "fail", nil, false, "", 1},
 		{"client never connects", "silent", nil, false, "", 0},
 	}

@@ -24,13 +24,21 @@ type sessionRule struct {
 	server [][]string
 	// client lists where client frames name the session: a hint.
 	client [][]string
+	// bareResume is a client message type that may name no session
+	// (minicodex's Resume has no session_id): a connection that sends it
+	// without a hint and never hears its session from the server (the
+	// server refused the resume) joins the only session named so far,
+	// the spec's single-session reading, rather than one of its own.
+	bareResume string
 }
 
 // sessionRules per dialect. The README of cmd/wsproxy documents them.
 //
 //   - minicodex: the server's welcome names the session
 //     (session_state.session_id); any server frame's envelope session_id
-//     does too. hello/resume and ?session_id= are hints.
+//     does too. hello/resume and ?session_id= are hints. A resume with no
+//     session id that the server does not answer with a welcome (a
+//     refusal) joins the only session there is, if there is one.
 //   - mitto: the server's connected{data.session_id}; ?session_id= is a hint.
 //   - myagent: the first server event with a session_id
 //     (agent.session_created, replayed events); a client's session_id
@@ -45,7 +53,7 @@ type sessionRule struct {
 // else becomes a session of its own. A dialect without a rule here (a new
 // one) gets a session per connection.
 var sessionRules = map[string]sessionRule{
-	"minicodex": {query: "session_id", server: [][]string{{"session_state", "session_id"}, {"session_id"}}, client: [][]string{{"session_id"}}},
+	"minicodex": {query: "session_id", server: [][]string{{"session_state", "session_id"}, {"session_id"}}, client: [][]string{{"session_id"}}, bareResume: "resume"},
 	"mitto":     {query: "session_id", server: [][]string{{"data", "session_id"}}},
 	"myagent":   {server: [][]string{{"session_id"}}, client: [][]string{{"session_id"}}},
 	"hostd":     {shared: "hostd"},
@@ -86,6 +94,7 @@ type Conn struct {
 	Session string
 	Closed  bool
 	hint    string
+	bare    bool // sent the rule's bareResume without naming a session
 	held    int
 	bytes   int
 }
@@ -142,6 +151,11 @@ func (s *Sessionizer) Frame(c *Conn, dir wire.Direction, op wire.Opcode, payload
 				break
 			}
 		}
+		if dir == wire.ClientToServer && s.rule.bareResume != "" && c.hint == "" {
+			if typ, _ := Peek(payload, "type"); typ == s.rule.bareResume {
+				c.bare = true
+			}
+		}
 	}
 	if c.held >= MaxHeldFrames || c.bytes >= MaxHeldBytes {
 		return s.GiveUp(c), true
@@ -155,7 +169,28 @@ func (s *Sessionizer) GiveUp(c *Conn) string {
 	if c.hint != "" {
 		return s.bind(c, "key:"+c.hint, c.hint)
 	}
+	if c.bare {
+		if key, ok := s.soleKey(); ok {
+			return s.bind(c, key, "")
+		}
+	}
 	return s.bind(c, "", "")
+}
+
+// soleKey is the key of the only session a protocol key named, if
+// exactly one was.
+func (s *Sessionizer) soleKey() (string, bool) {
+	found := ""
+	for k := range s.names {
+		if !strings.HasPrefix(k, "key:") {
+			continue
+		}
+		if found != "" {
+			return "", false
+		}
+		found = k
+	}
+	return found, found != ""
 }
 
 // bind names the connection's session: the one already named for key, or

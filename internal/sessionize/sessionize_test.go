@@ -47,6 +47,31 @@ func TestSessionizer(t *testing.T) {
 			t.Errorf("after %d frames without a session: %q %v, want a session of its own", MaxHeldFrames, got, ok)
 		}
 	})
+	t.Run("minicodex: a refused resume without session id joins the only session", func(t *testing.T) {
+		s := New("minicodex")
+		c1 := &Conn{ID: "c1"}
+		s.Frame(c1, wire.ServerToClient, wire.OpText, []byte(`{"type":"welcome","session_state":{"session_id":"sess_1"}}`))
+		s.Joined(c1)
+		c2 := &Conn{ID: "c2"}
+		s.Frame(c2, wire.ClientToServer, wire.OpText, []byte(`{"type":"resume","last_seen_event_id":99}`))
+		s.Frame(c2, wire.ServerToClient, wire.OpText, []byte(`{"type":"error","code":"BAD_ARGUMENT"}`))
+		if got := s.GiveUp(c2); got != "sess_1" || s.Parent(c2) != "c1" {
+			t.Errorf("bare resume gave up to %q (parent %q), want sess_1 after c1", got, s.Parent(c2))
+		}
+		// A connection that never resumed keeps a session of its own, and
+		// with two sessions a bare resume cannot tell which.
+		c3 := &Conn{ID: "c3"}
+		s.Frame(c3, wire.ClientToServer, wire.OpText, []byte(`{"type":"ping"}`))
+		if got := s.GiveUp(c3); got != "c3" {
+			t.Errorf("a ping-only connection gave up to %q", got)
+		}
+		s.Frame(&Conn{ID: "c4"}, wire.ServerToClient, wire.OpText, []byte(`{"type":"welcome","session_state":{"session_id":"sess_2"}}`))
+		c5 := &Conn{ID: "c5"}
+		s.Frame(c5, wire.ClientToServer, wire.OpText, []byte(`{"type":"resume","last_seen_event_id":1}`))
+		if got := s.GiveUp(c5); got != "c5" {
+			t.Errorf("with two sessions a bare resume gave up to %q", got)
+		}
+	})
 	t.Run("names are unique and printable", func(t *testing.T) {
 		s := New("myagent")
 		own := &Conn{ID: "c1"}

@@ -16,15 +16,17 @@ type client struct {
 	conn *server.Conn
 	// query is the ?session_id= of the upgrade request, "" when absent.
 	query string
-	hub   *hub
+	// lineage is the client's lineage cookie (see lineage.go).
+	lineage string
+	hub     *hub
 	// draining is set while the send queue is above its high-water mark;
 	// room gets a token when it drained (see hub.waitRoom).
 	draining atomic.Bool
 	room     chan struct{}
 }
 
-func (s *service) newClient(conn *server.Conn, query string) server.Handler {
-	c := &client{srv: s, conn: conn, query: query, room: make(chan struct{}, 1)}
+func (s *service) newClient(conn *server.Conn, query, lineage string) server.Handler {
+	c := &client{srv: s, conn: conn, query: query, lineage: lineage, room: make(chan struct{}, 1)}
 	conn.OnPressure(c.pressure)
 	if s.env.Heartbeat > 0 {
 		s.env.Go(c.heartbeat)
@@ -151,13 +153,16 @@ func (c *client) handshake(cmd command) *cmdError {
 	if err != nil {
 		return err
 	}
-	if sid == "" {
-		if cmd.Type == "resume" {
-			return missing("session_id", "resume")
+	if sid == "" && cmd.Type == "resume" {
+		if sid, err = c.srv.resumeTarget(c.lineage); err != nil {
+			return err
 		}
+	}
+	if sid == "" {
 		h := c.srv.create(c)
 		h.hello(c, cmd.ReqID)
 		c.hub = h
+		c.srv.remember(c.lineage, h.id)
 		return nil
 	}
 	h := c.srv.join(sid, c)
@@ -173,6 +178,7 @@ func (c *client) handshake(cmd command) *cmdError {
 		return err
 	}
 	c.hub = h
+	c.srv.remember(c.lineage, h.id)
 	return nil
 }
 

@@ -14,9 +14,29 @@
 // come in the envelope's session_id or in the query (/ws?session_id=ID);
 // both are accepted and must agree when both are given. hello with a
 // session id joins that session as another viewer (welcome + snapshot, no
-// replay); resume, which needs a session id, answers welcome and then
-// replays every logged event after last_seen_event_id, byte for byte as
-// first sent (null or absent last_seen_event_id replays from the start).
+// replay); resume answers welcome and then replays every logged event
+// after last_seen_event_id, byte for byte as first sent (null or absent
+// last_seen_event_id replays from the start).
+//
+// # Resume without a session id
+//
+// The spec's Resume is {type: "resume", last_seen_event_id} and nothing
+// else: it reads as if a server had one session (one agent instance). A
+// resume that names no session (neither envelope nor query) rejoins, in
+// this order:
+//
+//  1. the session this client last attached to (hello or resume), told by
+//     its lineage cookie: every 101 response without one sets
+//     minicodex_client=<token> (Path=/, HttpOnly, SameSite=Strict). A
+//     browser sends it back on its reconnects; a client without a cookie
+//     jar simply does not, and falls through to the rules below. Two tabs
+//     of one browser share the cookie: the later handshake wins;
+//  2. the server's only session;
+//  3. the server's only session that no connection is attached to (the
+//     one a dropped client left behind).
+//
+// Otherwise the resume is ambiguous and refused with MISSING_FIELD
+// (details field "session_id", sessions: how many the server holds).
 // After a handshake, a command whose envelope session_id names another
 // session is refused (BAD_ARGUMENT), and so is a second hello or resume
 // (INVALID_COMMAND): to change sessions, reconnect. hello.client_capabilities
@@ -109,7 +129,9 @@
 //	                  connection already attached
 //	MISSING_FIELD     a required member is absent: hello.v, send.text,
 //	                  approve/deny.call_id; resume with no session id in the
-//	                  envelope or the query (details field)
+//	                  envelope or the query when no session can be told
+//	                  (see "Resume without a session id"; details field,
+//	                  sessions)
 //	BAD_ARGUMENT      a member of the wrong type (null for a required member,
 //	                  include_transcript_window null, a fractional
 //	                  last_seen_event_id, a ts that is not RFC 3339); a member

@@ -21,6 +21,9 @@ type service struct {
 
 	mu       sync.Mutex
 	sessions map[string]*hub
+	// lineage maps a client's lineage cookie to the session it last
+	// attached to: how a resume without a session id finds its session.
+	lineage map[string]string
 	// scanAt is the session count after the last eviction scan; the next
 	// scan waits until a quarter more sessions exist, so a server full of
 	// busy sessions does not rescan on every new one.
@@ -34,7 +37,7 @@ type service struct {
 // when serving several dialects): the WebSocket endpoint /ws, optionally
 // /ws?session_id=ID to attach to an existing session.
 func New(env *server.Env) http.Handler {
-	s := &service{env: env, sessions: map[string]*hub{}}
+	s := &service{env: env, sessions: map[string]*hub{}, lineage: map[string]string{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", s.serveWS)
 	return mux
@@ -42,7 +45,8 @@ func New(env *server.Env) http.Handler {
 
 func (s *service) serveWS(w http.ResponseWriter, r *http.Request) {
 	sid := r.URL.Query().Get("session_id")
-	err := server.Serve(w, r, s.env, func(c *server.Conn) server.Handler { return s.newClient(c, sid) })
+	token := s.lineageToken(w, r)
+	err := server.Serve(w, r, s.env, func(c *server.Conn) server.Handler { return s.newClient(c, sid, token) })
 	if err != nil {
 		s.env.Log.Debug("minicodex: connection not served", "err", err)
 	}
@@ -115,6 +119,7 @@ func (s *service) evict() {
 		}
 		h.mu.Unlock()
 	}
+	defer s.forgetLineage()
 	slices.SortFunc(cands, func(a, b idle) int { return cmp.Compare(a.touched, b.touched) })
 	for _, c := range cands {
 		if len(s.sessions) <= maxSessions*3/4 {

@@ -83,7 +83,8 @@ type closeMsg struct {
 }
 
 // Serve upgrades the request, hands the connection to the Handler that
-// attach returns, and runs it until it ends. Faults come from the Env and
+// attach returns, and runs it until it ends. Headers the caller set on w
+// (a Set-Cookie) are sent with the 101 response. Faults come from the Env and
 // from the request's fault query parameters; a bad one is answered with 400
 // before the upgrade. Serve returns when both pumps have stopped.
 func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) Handler) error {
@@ -109,7 +110,10 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 		// browsers from any origin may talk to it.
 		CheckOrigin: func(*http.Request) bool { return true },
 	}
-	ws, err := up.Upgrade(w, r, http.Header{ConnHeader: {id}})
+	// Headers the dialect set on w before Serve (a cookie) go on the 101.
+	hdr := w.Header().Clone()
+	hdr.Set(ConnHeader, id)
+	ws, err := up.Upgrade(w, r, hdr)
 	if err != nil {
 		return fmt.Errorf("upgrade %s: %w", r.URL.Path, err)
 	}

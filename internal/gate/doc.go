@@ -9,4 +9,8 @@
 // not blamed on the client. The command's own exit status is judged too:
 // the gate passes only when both are clean, and its report says which of
 // the two failed.
+//
+// Faults are the reference server's. A fault that drops the server's TCP
+// connection (drop-after) reaches the client as a dropped TCP connection
+// too (1006), as it would without the proxy in between (drop.go).
 package gate

@@ -116,7 +116,7 @@ func startProxy(name, upstream string, opts Options) (*proxy.Proxy, string, func
 		return nil, "", nil, fmt.Errorf("start proxy: %w", err)
 	}
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
+	go srv.Serve(dropListener{ln})
 	stop := func(ctx context.Context) error {
 		err := p.Shutdown(ctx)
 		srv.Close()

@@ -165,6 +165,10 @@ func TestGate(t *testing.T) {
 		{"good client resuming without session_id", "nosid", []string{"drop-after=6"}, true, "", 2},
 		{"resume without session_id from an unseen event", "bad-resume,nosid", []string{"drop-after=6"}, false, "c2s:minicodex.resume-unseen", 2},
 		{"refused resume without session_id from an unseen event", "bad-resume,nosid,far", []string{"drop-after=6"}, false, "c2s:minicodex.resume-unseen", 2},
+		// drop-after reaches the client as a dropped TCP connection (1006),
+		// as in production, so a client that reconnects only then is tried.
+		{"client reconnecting only on 1006", "1006-only", []string{"drop-after=6"}, true, "", 2},
+		{"client reconnecting only on 1006, from an unseen event", "1006-only,bad-resume", []string{"drop-after=6"}, false, "c2s:minicodex.resume-unseen", 2},
 		{"command fails", "fail", nil, false, "", 1},
 		{"client never connects", "silent", nil, false, "", 0},
 	}

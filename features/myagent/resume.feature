@@ -174,13 +174,14 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     Then the client receives "solver.completed"
     And its "session_id" is "{sid}"
 
-  @id:myagent.resume.replay-after-refresh @must @scripted
+  @id:myagent.resume.replay-after-refresh @should @scripted
   Scenario: A client that drops mid-run resumes without losing or repeating events
     myagent-events.md §Event Flow Architecture / 3. Reconnection & State
-    Recovery: after a disconnect the client sends user.reconnect_with_state
-    with the last seq it processed; the buffered events after it, then the live
-    ones, arrive ("// Resume operation"): the running task still completes,
-    and nothing the client had comes again.
+    Recovery: "// Client disconnects and reconnects ↓ user.reconnect_with_state
+    ↓ // Server sends buffered events from last_seq … // Resume operation".
+    Interpretation: the flow diagram (shown, not stated) resumes the operation
+    that was running: the task still completes on the new connection, and
+    nothing the client had comes again.
 
     When the client sends:
       """
@@ -277,6 +278,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
       """
     Then the client receives "system.notice"
     And the client receives no "solver.completed" within 500ms
+    And the client has received no "solver.completed"
     And the client has received no "solver.start"
     And the client has received no "system.error"
     And the client has received no "error.recovery_failed"

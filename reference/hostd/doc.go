@@ -106,7 +106,9 @@
 // the wrong endpoint (an event from an app, a command or run.ack from a
 // host), missing or mistyped members, an unknown or exited run, a host
 // offline. The connection stays open and no state changes; a dropped host
-// event is not acknowledged, so it stays in the host's spool. The
+// event is not acknowledged, so it stays in the host's spool. A text frame
+// that is not valid UTF-8 is not input but a broken frame: it fails the
+// connection with 1007 (RFC 6455 §8.1), on either endpoint. The
 // dialect has no heartbeat message and no prompt timeout, so
 // Env.Heartbeat and Env.PromptTimeout are not used.
 //

@@ -149,6 +149,9 @@ type appHandler struct {
 // so a message that cannot be acted on is logged and dropped; the
 // connection and the server's state stay as they were.
 func (h *appHandler) Message(in server.Inbound) {
+	if h.a.c.FailInvalidText(in) {
+		return
+	}
 	ev, err := h.s.inbound(in)
 	if err == nil {
 		err = h.command(ev)
@@ -189,6 +192,9 @@ type hostHandler struct {
 // be acted on is logged and dropped, and an event that is not persisted is
 // not acknowledged (it stays in the host's spool).
 func (h *hostHandler) Message(in server.Inbound) {
+	if h.hc.c.FailInvalidText(in) {
+		return
+	}
 	ev, err := h.s.inbound(in)
 	if err == nil {
 		if !isEvent(ev.Type) {

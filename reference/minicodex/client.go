@@ -85,6 +85,9 @@ func (c *client) ended() bool {
 // Message handles one client message; a refused one is answered with an
 // error and changes nothing.
 func (c *client) Message(in server.Inbound) {
+	if c.conn.FailInvalidText(in) {
+		return
+	}
 	cmd, reqID, err := decode(in, c.srv.env.MaxFrame)
 	if err == nil {
 		err = c.dispatch(cmd)

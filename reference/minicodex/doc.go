@@ -118,6 +118,10 @@
 //
 // # Errors
 //
+// A text frame that is not valid UTF-8 is not a command but a broken frame:
+// it fails the connection with 1007 (RFC 6455 §8.1), unanswered, and
+// nothing after it is handled.
+//
 // Every refused command is answered {type: error, code, message, details?,
 // req_id (echoed when the command had a string req_id)} on its connection
 // and changes no state:

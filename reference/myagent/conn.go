@@ -119,6 +119,9 @@ func (k *conn) heartbeat() {
 // Message handles one client frame; a refused one is answered with its
 // error event and changes nothing.
 func (k *conn) Message(in server.Inbound) {
+	if k.c.FailInvalidText(in) {
+		return // RFC 6455 §8.1: 1007, not a parse error
+	}
 	m, perr := parse(in, k.env.MaxFrame)
 	if perr == nil {
 		perr = k.dispatch(m)

@@ -11,6 +11,7 @@ import (
 	"runtime/pprof"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 
@@ -69,6 +70,9 @@ type Conn struct {
 	waiting    atomic.Bool
 	lowWater   chan struct{}
 	trace      *connTrace
+	// failed is set once the connection was failed (FailInvalidText): the
+	// reader discards what still arrives until the close handshake ends.
+	failed atomic.Bool
 }
 
 type outMsg struct {
@@ -209,6 +213,21 @@ func (c *Conn) Close(code int, reason string) {
 	}
 }
 
+// FailInvalidText fails the connection with 1007 (invalid frame payload
+// data) when in is a text message that is not valid UTF-8, as RFC 6455
+// §8.1 requires of an endpoint that finds a text frame is not UTF-8, and
+// reports whether it did. Messages that arrive after it are not handed to
+// the Handler. A dialect calls it first thing in Message.
+func (c *Conn) FailInvalidText(in Inbound) bool {
+	if in.Binary || in.Oversize || utf8.Valid(in.Data) {
+		return false
+	}
+	c.failed.Store(true)
+	c.env.Log.Info("text frame is not UTF-8: failing the connection", "conn", c.ID)
+	c.Close(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8")
+	return true
+}
+
 // Done is closed when the connection has ended.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
@@ -259,7 +278,9 @@ func (c *Conn) readPump(h Handler) {
 		if err != nil {
 			return
 		}
-		h.Message(in)
+		if !c.failed.Load() {
+			h.Message(in)
+		}
 		c.waitForRoom()
 	}
 }

@@ -1,0 +1,50 @@
+package hostd_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/wsconform/wsconform/reference/reftest"
+	"github.com/wsconform/wsconform/reference/server"
+)
+
+// TestInvalidUTF8Fails: a text frame that is not UTF-8 fails an app's or
+// a host's connection with 1007 (RFC 6455 §8.1) instead of being decoded
+// with replaced bytes.
+func TestInvalidUTF8Fails(t *testing.T) {
+	t.Parallel()
+	srv := start(t, server.Config{})
+	token := login(t, srv)
+	for _, path := range []string{"/ws/app?token=" + token, "/ws/host?host_id=h-utf8&host_token=" + hostToken} {
+		t.Run(strings.SplitN(path, "?", 2)[0], func(t *testing.T) {
+			ws, _, err := websocket.DefaultDialer.Dial(srv.URL+path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			bad := "{\"type\":\"run.output\",\"ts\":\"2025-01-01T00:00:00Z\",\"host_id\":\"h-utf8\",\"run_id\":\"00000000-0000-4000-8000-000000000001\",\"seq\":1,\"data\":{\"text\":\"\xff\"}}"
+			_ = ws.WriteMessage(websocket.TextMessage, []byte(bad))
+			for {
+				_ = ws.SetReadDeadline(time.Now().Add(reftest.Timeout))
+				_, data, err := ws.ReadMessage()
+				var ce *websocket.CloseError
+				if errors.As(err, &ce) {
+					if ce.Code != websocket.CloseInvalidFramePayloadData {
+						t.Errorf("close code %d, want 1007", ce.Code)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(string(data), "run.ack") {
+					t.Errorf("the invalid frame was handled: %s", data)
+				}
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -36,6 +37,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	password := fs.String("password", server.DefaultAuth.Password, "hostd: login password")
 	hostToken := fs.String("host-token", server.DefaultAuth.HostToken, "hostd: token host daemons present")
 	noHost := fs.Bool("no-scripted-host", false, "hostd: do not connect the scripted host daemon (a real host, or a test, plays the host)")
+	allowOrigins := fs.StringArray("allow-origin", nil, "also accept browser handshakes from `ORIGIN` (scheme://host[:port], repeatable; * accepts any); other cross-origin pages get 403")
+	allowHosts := fs.StringArray("allow-host", nil, "also accept requests whose Host is `NAME` (repeatable; * accepts any); others get 403 (DNS rebinding)")
+	maxConns := fs.Int("max-conns", defaultServeMaxConns, "WebSocket connections served at once (-1: no limit); one more gets 503")
+	idleTimeout := fs.Duration("idle-timeout", defaultServeIdle, "close (1001) a connection whose client sent no frame for this long (negative: never)")
 	verbose := fs.Bool("verbose", false, "log connections to stderr")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
@@ -54,6 +59,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr("serve: %v", err)
 	}
+	guard, err := serveGuard(*listen, *allowOrigins, *allowHosts, *maxConns, *idleTimeout)
+	if err != nil {
+		return err
+	}
 	if _, err := server.ParseMutations(*mutate, offeredMutations(served)); err != nil {
 		return usageErr("serve: %v", err)
 	}
@@ -68,7 +77,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Config: server.Config{
 			Faults: specs, Seed: *seed, MaxFrame: *maxFrame, ReplayWindow: *window,
 			Heartbeat: hb, Chunk: *chunk, Slow: *slow, PromptTimeout: *promptTimeout,
-			Auth: server.Auth{User: *user, Password: *password, HostToken: *hostToken},
+			Auth:  server.Auth{User: *user, Password: *password, HostToken: *hostToken},
+			Guard: guard,
 		},
 	}
 	if *verbose {
@@ -97,6 +107,44 @@ func serve(ctx context.Context, listen string, opts reference.Options, stdout, s
 		return harnessErr(fmt.Errorf("serve: %w", err))
 	}
 	return nil
+}
+
+// Defaults of serve's guard: generous for a developer's machine, bounded
+// against a runaway client (each connection costs two goroutines and a
+// send queue).
+const (
+	defaultServeMaxConns = 1024
+	defaultServeIdle     = 2 * time.Minute
+)
+
+// serveGuard is who may talk to `wsconform serve`: same-origin browser
+// pages (plus --allow-origin), requests whose Host is the listen address,
+// an IP or localhost (plus --allow-host), --max-conns at once, and no
+// connection that stays silent for --idle-timeout.
+func serveGuard(listen string, origins, hosts []string, maxConns int, idle time.Duration) (server.Guard, error) {
+	for _, o := range origins {
+		if o == "*" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			return server.Guard{}, usageErr("serve: --allow-origin %q is not an origin (scheme://host[:port]) or *", o)
+		}
+	}
+	for _, h := range hosts {
+		if h == "" || strings.ContainsAny(h, "/ ") {
+			return server.Guard{}, usageErr("serve: --allow-host %q is not a host name or *", h)
+		}
+	}
+	switch {
+	case maxConns == 0 || maxConns < -1:
+		return server.Guard{}, usageErr("serve: --max-conns must be positive, or -1 for no limit")
+	case idle == 0:
+		return server.Guard{}, usageErr("serve: --idle-timeout must be positive, or negative for never")
+	}
+	g := server.Guard{SameOrigin: true, AllowOrigins: origins, CheckHost: true, Listen: listen, AllowHosts: hosts,
+		MaxConns: max(maxConns, 0), IdleTimeout: max(idle, 0)}
+	return g, nil
 }
 
 // listening is the one JSON line serve prints when it is ready.
@@ -172,6 +220,10 @@ func serveAbout() string {
 		"ready it prints one JSON line on stdout:\n" +
 		"  {\"type\":\"listening\",\"url\":\"ws://127.0.0.1:7337\",\"dialects\":[...],\"endpoints\":{...}}\n" +
 		"and it shuts down cleanly (close 1001 to every client) on SIGINT or SIGTERM.\n\n" +
+		"Browser pages from another origin are refused (403) unless --allow-origin lists them, and\n" +
+		"so is a request whose Host is a name other than the listen address (DNS rebinding; IPs\n" +
+		"and localhost always pass) unless --allow-host lists it. --max-conns bounds the\n" +
+		"connections served at once (503 beyond), --idle-timeout closes silent ones (1001).\n\n" +
 		"The scripted agent answers the user's text:\n")
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	for _, c := range agent.Commands {

@@ -24,7 +24,13 @@ func New(env *server.Env) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path)
 	})
-	return mux
+	// The HTTP endpoints get the Host check (DNS rebinding) the sockets
+	// get in server.Serve.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if env.AdmitHost(w, r) {
+			mux.ServeHTTP(w, r)
+		}
+	})
 }
 
 // srv holds one hostd server's handlers and state.

@@ -26,6 +26,9 @@ const ConnHeader = "X-Wsconform-Conn"
 // ErrClosed is returned by Send on a connection that has ended.
 var ErrClosed = errors.New("connection closed")
 
+// errRefused is returned by Serve for a handshake the Guard refused.
+var errRefused = errors.New("handshake refused")
+
 // Inbound is one message a client sent.
 type Inbound struct {
 	Data   []byte
@@ -73,6 +76,8 @@ type Conn struct {
 	// failed is set once the connection was failed (FailInvalidText): the
 	// reader discards what still arrives until the close handshake ends.
 	failed atomic.Bool
+	// spoke is set by the client's first frame (Guard.IdleTimeout).
+	spoke atomic.Bool
 }
 
 type outMsg struct {
@@ -97,6 +102,19 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 		refuse(w, http.StatusBadRequest, "bad_fault", err.Error())
 		return err
 	}
+	if !env.AdmitHost(w, r) {
+		return errRefused
+	}
+	if !env.Guard.originAllowed(r) {
+		refuse(w, http.StatusForbidden, "bad_origin", fmt.Sprintf("Origin %q is not this server's (--allow-origin allows it)", r.Header.Get("Origin")))
+		return errRefused
+	}
+	if n := env.live.Add(1); env.Guard.MaxConns > 0 && n > int64(env.Guard.MaxConns) {
+		env.live.Add(-1)
+		refuse(w, http.StatusServiceUnavailable, "too_many_connections", fmt.Sprintf("the server serves %d connections at most (--max-conns)", env.Guard.MaxConns))
+		return errRefused
+	}
+	defer env.live.Add(-1)
 	if !env.enter() {
 		refuse(w, http.StatusServiceUnavailable, "shutting_down", "server shutting down")
 		return ErrClosed
@@ -138,6 +156,15 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 	// The path only: queries carry tokens (hostd) and must not reach logs.
 	env.Log.Info("connection opened", "conn", id, "path", r.URL.Path, "faults", len(specs)+len(env.Faults))
 	h := attach(c)
+	if d := env.Guard.IdleTimeout; d > 0 {
+		idle := time.AfterFunc(d, func() {
+			if !c.spoke.Load() {
+				env.Log.Info("idle connection closed", "conn", id, "after", d)
+				c.Close(websocket.CloseGoingAway, "no message within the idle timeout")
+			}
+		})
+		defer idle.Stop()
+	}
 	wrote := make(chan struct{})
 	go func() {
 		defer close(wrote)
@@ -269,11 +296,20 @@ func typeOf(data []byte) string {
 
 // readPump reads until the connection fails or closes.
 func (c *Conn) readPump(h Handler) {
+	c.ws.SetPingHandler(func(data string) error {
+		c.spoke.Store(true)
+		err := c.ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(c.env.WriteTimeout))
+		if errors.Is(err, websocket.ErrCloseSent) {
+			return nil
+		}
+		return err
+	})
 	for {
 		op, r, err := c.ws.NextReader()
 		if err != nil {
 			return
 		}
+		c.spoke.Store(true)
 		in, err := c.readMessage(op, r)
 		if err != nil {
 			return

@@ -26,6 +26,7 @@ type Env struct {
 	shutting bool
 	wg       sync.WaitGroup
 	conns    atomic.Int64
+	live     atomic.Int64 // WebSocket connections being served (Guard.MaxConns)
 	seeds    atomic.Uint64
 	trace    *Trace
 	label    string
@@ -73,6 +74,9 @@ type Config struct {
 	Auth Auth
 	// Log receives connection-level diagnostics. Default: discarded.
 	Log *slog.Logger
+	// Guard restricts Origin, Host, the number of connections and how
+	// long a silent one stays. The zero value admits everyone.
+	Guard Guard
 }
 
 // Auth is the demo login of dialects that have one (hostd).

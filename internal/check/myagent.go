@@ -388,11 +388,14 @@ func (r *myagent) server(c *maConn, m *message) []Finding {
 			}
 			c.head = false
 		case "error.recovery_failed":
-			// the server says it cannot resume: no silent gap, and what
-			// follows is no replay from last_seq
-			c.resumed, c.judge, c.hasFrom = false, false, false
-			c.hasLast, c.last = c.undo.hasLast, c.undo.last
-			r.hasSent, r.sent = c.undo.hasSent, c.undo.sent
+			r.refused(c)
+		case "system.error", "agent.error":
+			// an error before anything was replayed refuses the reconnect
+			// (JasonDZS/myagent: system.error "Missing signed_state in
+			// reconnect request"): nothing that follows is a replay
+			if c.head {
+				r.refused(c)
+			}
 		}
 	}
 	if m.Type == "system.notice" {
@@ -417,6 +420,14 @@ func (r *myagent) server(c *maConn, m *message) []Finding {
 		out = append(out, r.pipeline(c, m, m.Type, "")...)
 	}
 	return out
+}
+
+// refused undoes a user.reconnect_with_state the server said it cannot
+// resume: no silent gap, and what follows is no replay from last_seq.
+func (r *myagent) refused(c *maConn) {
+	c.resumed, c.judge, c.hasFrom = false, false, false
+	c.hasLast, c.last = c.undo.hasLast, c.undo.last
+	r.hasSent, r.sent = c.undo.hasSent, c.undo.sent
 }
 
 // noticeList judges the events a system.notice lists in content.events as

@@ -64,6 +64,14 @@ type Conn struct {
 	out  chan outMsg
 	kill chan int // close code; the writer ends the connection at once
 	done chan struct{}
+	// wend is closed when the writer has stopped: a reader waiting for
+	// room in the send queue stops waiting.
+	wend chan struct{}
+	// stall fires when a write has blocked for WriteTimeout and sets slow:
+	// the client stopped reading, and is closed with 1013 once the write
+	// under way completes.
+	stall *time.Timer
+	slow  atomic.Bool
 	// ended is set once the writer stopped writing; Send refuses then.
 	ended atomic.Bool
 	inj   *fault.Injector
@@ -146,6 +154,7 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 		out:      make(chan outMsg, env.QueueSize),
 		kill:     make(chan int, 1),
 		done:     make(chan struct{}),
+		wend:     make(chan struct{}),
 		lowWater: make(chan struct{}, 1),
 		inj:      fault.New(append(append([]fault.Spec(nil), env.Faults...), specs...), wire.ServerToClient, env.Seed+env.seeds.Add(1)),
 		trace:    env.trace.conn(id),
@@ -155,6 +164,9 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 	ws.SetReadLimit(16 * env.MaxFrame)
 	// The path only: queries carry tokens (hostd) and must not reach logs.
 	env.Log.Info("connection opened", "conn", id, "path", r.URL.Path, "faults", len(specs)+len(env.Faults))
+	c.stall = time.AfterFunc(time.Hour, c.stalled)
+	c.stall.Stop()
+	defer c.stall.Stop()
 	h := attach(c)
 	if d := env.Guard.IdleTimeout; d > 0 {
 		idle := time.AfterFunc(d, func() {
@@ -208,7 +220,7 @@ func (c *Conn) Send(v any) error {
 // exactly as it was the first time). A client that lets the queue fill up
 // is disconnected with 1013 (try again later) and may resume.
 func (c *Conn) SendRaw(data []byte) error {
-	if c.ended.Load() {
+	if c.ended.Load() || c.slow.Load() {
 		return ErrClosed
 	}
 	m := outMsg{data: data}
@@ -351,6 +363,8 @@ func (c *Conn) waitForRoom() {
 		case <-c.lowWater:
 		case <-c.done:
 			return
+		case <-c.wend:
+			return
 		case <-c.env.ctx.Done():
 			return
 		}
@@ -359,12 +373,20 @@ func (c *Conn) waitForRoom() {
 
 // writePump owns every write to the socket (gorilla allows one writer).
 func (c *Conn) writePump() {
+	defer close(c.wend)
 	defer c.ended.Store(true)
 	if c.inj != nil && c.end(c.inj.Start()) {
 		return
 	}
 	var held *outMsg
 	for {
+		// A full queue ends the connection before anything queued is sent.
+		select {
+		case code := <-c.kill:
+			c.closeWith(code, "send queue full: client reads too slowly")
+			return
+		default:
+		}
 		select {
 		case m := <-c.out:
 			if m.close != nil {
@@ -376,6 +398,10 @@ func (c *Conn) writePump() {
 				if err != nil {
 					_ = c.ws.UnderlyingConn().Close()
 				}
+				return
+			}
+			if c.slow.Load() {
+				c.closeWith(websocket.CloseTryAgainLater, "client stopped reading: try again later")
 				return
 			}
 			c.afterWrite()
@@ -443,22 +469,56 @@ func (c *Conn) sleep(d time.Duration) bool {
 	return false
 }
 
+// write sends one message. A write that blocks for StallTimeout marks the
+// client as not reading (stalled), but it is not cut there: it has until
+// WriteTimeout to complete, so that a frame is never cut in the middle
+// and the 1013 that follows it reaches a client that reads again. Only a
+// client that does not read within WriteTimeout loses the connection
+// without a close frame (it reads nothing either way).
 func (c *Conn) write(data []byte) error {
 	_ = c.ws.SetWriteDeadline(time.Now().Add(c.env.WriteTimeout))
-	if err := c.ws.WriteMessage(websocket.TextMessage, data); err != nil {
+	c.stall.Reset(c.env.StallTimeout)
+	err := c.ws.WriteMessage(websocket.TextMessage, data)
+	c.stall.Stop()
+	if err != nil {
 		return fmt.Errorf("write to %s: %w", c.ID, err)
 	}
 	c.trace.sent()
 	return nil
 }
 
-// closeWith sends a close frame and gives the client a moment to answer
-// before the reader gives up on it.
+// stalled runs when a write blocked for StallTimeout: the client stopped
+// reading. Send refuses from now on; the writer closes with 1013 once the
+// write completes.
+func (c *Conn) stalled() {
+	if c.slow.CompareAndSwap(false, true) {
+		c.env.Log.Info(LogStalled, "conn", c.ID, "after", c.env.StallTimeout)
+	}
+}
+
+// LogStalled is the message the server logs when a client stopped reading
+// and will be closed with 1013 (tests wait for it).
+const LogStalled = "client stopped reading: closing with 1013"
+
+// closeWith sends a close frame (within WriteTimeout) and gives the
+// client closeAnswer to answer before the reader gives up on it. The socket is closed when the reader
+// is done, after it read what the client sent: closing with unread input
+// would reset the connection and could destroy the close frame still on
+// its way to the client.
 func (c *Conn) closeWith(code int, reason string) {
 	msg := websocket.FormatCloseMessage(code, reason)
-	_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(c.env.WriteTimeout))
-	_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
+	now := time.Now()
+	if err := c.ws.WriteControl(websocket.CloseMessage, msg, now.Add(c.env.WriteTimeout)); err != nil {
+		_ = c.ws.UnderlyingConn().Close()
+		return
+	}
+	_ = c.ws.SetReadDeadline(time.Now().Add(closeAnswer))
 }
+
+// closeAnswer bounds how long a client has to answer the server's close
+// frame: a shutdown waits for it. The frame is on its way by then; the
+// socket closes gracefully behind it.
+const closeAnswer = 2 * time.Second
 
 func (c *Conn) afterWrite() {
 	if len(c.out) > c.low() {

@@ -5,4 +5,12 @@
 //
 // A dialect package accepts a connection with Accept, then calls Conn.Serve
 // with its own Handler; everything protocol-specific stays in the dialect.
+//
+// A client that does not keep up is closed with 1013 (try again later):
+// when its send queue overflows, or when one write to it has blocked for
+// StallTimeout (it stopped reading). The close frame follows the frame
+// under way, never cuts it, so a client that reads again reads 1013 after
+// everything sent before it; one that does not read within WriteTimeout
+// is dropped. Guard (guard.go) says who may connect: Origin, Host, how
+// many at once, how long a silent connection stays.
 package server

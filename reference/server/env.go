@@ -56,6 +56,13 @@ type Config struct {
 	QueueSize int
 	// WriteTimeout bounds every write to a client. Default 10s.
 	WriteTimeout time.Duration
+	// StallTimeout is how long one write may block before the client
+	// counts as not reading: it is closed with 1013 once that write
+	// completes, which it has until WriteTimeout to do. Cutting the write
+	// at once would leave a frame cut in the middle, and the client,
+	// when it reads again, only a dropped connection (1006). Default
+	// WriteTimeout/2; at most WriteTimeout.
+	StallTimeout time.Duration
 	// Chunk is the pause between streamed chunks of an ordinary reply.
 	// Default 0: as fast as the client reads.
 	Chunk time.Duration
@@ -104,6 +111,9 @@ func NewEnv(cfg Config) *Env {
 	}
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 10 * time.Second
+	}
+	if cfg.StallTimeout <= 0 || cfg.StallTimeout > cfg.WriteTimeout {
+		cfg.StallTimeout = cfg.WriteTimeout / 2
 	}
 	if cfg.Slow <= 0 {
 		cfg.Slow = 100 * time.Millisecond

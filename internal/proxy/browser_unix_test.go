@@ -134,7 +134,8 @@ func TestBrowserMinicodexUIReload(t *testing.T) {
 				mutate = []string{mutation}
 			}
 			tp := startProxy(t, Config{Upstream: uiUpstream(t, mutate...)}) // dialect auto
-			b.navigate(tp.http + "/")                                       // a new origin (port): its localStorage is empty
+			// A new proxy is a new origin (its port): its localStorage is empty.
+			b.navigate(tp.http + "/")
 			b.waitFor("the hello", `document.getElementById("status").textContent.startsWith("connected ")`)
 			send := func(text string) {
 				b.eval(`document.getElementById("text").value = ` + jsString(text) + `; document.getElementById("send").click(); true`)

@@ -50,6 +50,35 @@
 // judged with that session once it is; the recording says so with a
 // "pending" open line and a "session" line.
 //
+// # Never a silent pass
+//
+// A handshake the upstream refuses (any status but 101), cannot complete
+// or cannot be reached for, and one the proxy refuses itself
+// (--max-conns), is a proxy.upstream-refused finding with the status and
+// a body excerpt, in a session of refusals whose verdict is error; so are
+// plain HTTP requests answered 5xx or not at all (4xx: a warning). A run
+// without any WebSocket connection is an error of the report. The rule is
+// an interpretation (a warning): RFC 6455 lets a server refuse, so the
+// verdict, not the severity, says that nothing was tested.
+//
+// # Host, Origin and judged connections
+//
+// The client's Host and Origin are kept by default (--host, --origin), so
+// a same-origin server accepts a page loaded through the proxy; with
+// --origin upstream only an Origin naming the proxy is rewritten. The
+// validator's gate (gate.go) judges a connection when --path matches it,
+// or, without --path, when its path is the dialect's or one of its first
+// frames is a dialect message; other connections are relayed, recorded,
+// and listed once per path in the report's notes.
+//
+// # Limits
+//
+// The relay queues of all connections share --memory-budget (queue.go;
+// the connection that would exceed it is closed with 1013), --max-conns
+// bounds the connections, --idle-timeout closes connections on which
+// nobody speaks, and a Host that is not the proxy's address is refused
+// (DNS rebinding; --allow-host).
+//
 // # Close codes
 //
 // Close frames pass through with their code and reason, both ways (a close

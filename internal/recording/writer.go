@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wsconform/wsconform/internal/redact"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
@@ -15,11 +16,19 @@ import (
 // a crash (even SIGKILL) the file holds every line written before it and
 // reads back cleanly. It is safe for concurrent use: the proxy records
 // connections from several goroutines.
+//
+// Unless told to keep them (Header.KeepSecrets, or a destination wrapped
+// by KeepSecrets), a Writer redacts credentials as it writes (package
+// redact): the query values and user-info password of open lines' URLs,
+// and the values of credential members in text frames ({"apiKey":…}).
+// Only what is written is redacted: the frames a Writer is given, which
+// the check engine judges, are never changed.
 type Writer struct {
-	mu  sync.Mutex
-	bw  *bufio.Writer
-	enc *json.Encoder
-	err error
+	mu   sync.Mutex
+	bw   *bufio.Writer
+	enc  *json.Encoder
+	err  error
+	keep bool
 }
 
 // Header describes a recording.
@@ -27,14 +36,28 @@ type Header struct {
 	Dialect string
 	Tool    string
 	Started time.Time
+	// KeepSecrets writes credentials as they are (--no-redact).
+	KeepSecrets bool
 }
+
+// KeepSecrets wraps the destination of a recording so that NewWriter
+// keeps its credentials, as Header.KeepSecrets does: for a command that
+// hands its file to a recorder it does not configure (wsproxy --no-redact
+// and the gate give it to the proxy).
+func KeepSecrets(w io.Writer) io.Writer { return keepSecrets{w} }
+
+type keepSecrets struct{ io.Writer }
 
 // NewWriter writes the header line to w and returns a Writer.
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
+	keep := h.KeepSecrets
+	if k, ok := w.(keepSecrets); ok {
+		w, keep = k.Writer, true
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false) // payloads stay readable: "<" not "\u003c"
-	rw := &Writer{bw: bw, enc: enc}
+	rw := &Writer{bw: bw, enc: enc, keep: keep}
 	err := rw.write(Line{Kind: KindHeader, Format: Format, Version: Version,
 		Dialect: h.Dialect, Tool: h.Tool, Time: h.Started.UTC()})
 	if err != nil {
@@ -45,14 +68,14 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 
 // Open records a new connection of session, reconnecting parent if set.
 func (w *Writer) Open(conn, session, parent, url string, t time.Time) error {
-	return w.write(Line{Kind: KindOpen, Conn: conn, Session: session, Parent: parent, URL: url, Time: t.UTC()})
+	return w.write(Line{Kind: KindOpen, Conn: conn, Session: session, Parent: parent, URL: w.url(url), Time: t.UTC()})
 }
 
 // OpenPending records a new connection whose session is not known yet;
 // Session names it later. Its frames until then are recorded with no
 // session.
 func (w *Writer) OpenPending(conn, url string, t time.Time) error {
-	return w.write(Line{Kind: KindOpen, Conn: conn, Pending: true, URL: url, Time: t.UTC()})
+	return w.write(Line{Kind: KindOpen, Conn: conn, Pending: true, URL: w.url(url), Time: t.UTC()})
 }
 
 // Session binds a pending connection to its session, reconnecting parent
@@ -69,6 +92,9 @@ func (w *Writer) Dialect(name, reason string, t time.Time) error {
 
 // Frame records one frame of session.
 func (w *Writer) Frame(session string, f wire.Frame) error {
+	if !w.keep && f.Op == wire.OpText {
+		f.Payload, _ = redact.JSON(f.Payload) // a new slice when redacted: the caller's stays
+	}
 	l := FrameLine(session, f)
 	l.Time = l.Time.UTC()
 	return w.write(l)
@@ -77,6 +103,14 @@ func (w *Writer) Frame(session string, f wire.Frame) error {
 // Close records how a connection ended. by is one of the By constants.
 func (w *Writer) Close(conn, session string, code int, reason, by string, t time.Time) error {
 	return w.write(Line{Kind: KindClose, Conn: conn, Session: session, Code: code, Reason: reason, By: by, Time: t.UTC()})
+}
+
+// url is u as the recording writes it.
+func (w *Writer) url(u string) string {
+	if w.keep {
+		return u
+	}
+	return redact.URL(u)
 }
 
 // write encodes and flushes one line. After the first error every call

@@ -94,6 +94,8 @@
 //	shutdown (SIGINT, SIGTERM)              1001 by proxy        both legs: 1001
 //	fault close=CODE                        CODE by proxy        that leg: CODE; its answer is relayed
 //	fault drop-after=N                      1006 by proxy        both TCP connections cut
+//	over --memory-budget                    1013 by proxy        client: 1013 / upstream: 1001
+//	nobody spoke within --idle-timeout      1001 by proxy        both legs: 1001
 //
 // A peer that started the close gets its own code back when the other
 // leg is lost. 1014 (bad gateway) would describe a lost upstream best, but

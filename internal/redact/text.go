@@ -54,8 +54,10 @@ func (s *Scrubber) Len() int {
 func Text(t string) string { return (*Scrubber)(nil).Text(t) }
 
 // pairRE finds name=value pairs; the value ends at a separator, a space or
-// a quote.
-var pairRE = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.\-]*)=([^\s&#'"<>;,]+)`)
+// a quote, and does not take the punctuation that ends a sentence or a
+// clause ("dial ws://h/?token=abc: refused").
+// A URLMarker is matched whole, so that redacting twice changes nothing.
+var pairRE = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.\-]*)=(redacted\(\d+\)|[^\s&#'"<>;,]*[^\s&#'"<>;,:.)\]])`)
 
 // headerRE finds "Name: value" up to the end of the line or a quote.
 var headerRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9\-]*)[ \t]*:[ \t]*([^\r\n'"]*[^\s'"])`)
@@ -149,3 +151,9 @@ func replaceSubmatch(re *regexp.Regexp, t string, f func([]string) string) strin
 	b.WriteString(t[last:])
 	return b.String()
 }
+
+// Literals replaces in t every secret value s remembers, and nothing else:
+// for payloads, where a pattern could cut through JSON escapes but a
+// secret quoted in a string (an error message echoing a token) can be
+// replaced without breaking the JSON.
+func (s *Scrubber) Literals(t string) string { return s.literals(t) }

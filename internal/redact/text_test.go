@@ -37,3 +37,15 @@ func TestScrubberLiterals(t *testing.T) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 }
+
+func TestTextKeepsPunctuation(t *testing.T) {
+	for in, want := range map[string]string{
+		"dial ws://h/ws?token=abc: refused": "dial ws://h/ws?token=redacted(3): refused",
+		"(token=abc).":                      "(token=redacted(3)).",
+		"token=a.b.c.":                      "token=redacted(5).",
+	} {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

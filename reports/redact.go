@@ -1,0 +1,207 @@
+package reports
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wsconform/wsconform/internal/redact"
+)
+
+// Redact returns a copy of r with its credentials redacted (package
+// redact), for writing: r itself, which the verdicts were computed on, is
+// not changed. Redacted are
+//
+//   - the URLs of targets and connections (query values such as token and
+//     host_token, a user-info password);
+//   - the credential members of text frames' payloads ({"apiKey": …});
+//   - in every text (the command line and rerun commands, steps, findings'
+//     messages, Expected, Actual and diffs, root causes, errors, notes):
+//     name=value pairs with a credential name (--var host_token=…),
+//     credential header lines (--header 'Authorization: Bearer …'), and
+//     JSON credential members quoted in it;
+//   - a finding's Actual when its pointer names a credential member;
+//   - everywhere, payloads included, every secret value (of MinLiteral
+//     characters or more) that one of the above revealed.
+//
+// A report redacted twice is the same report.
+func Redact(r *Report) *Report {
+	if r == nil {
+		return nil
+	}
+	s := redact.NewScrubber()
+	c := *r
+	// First the places that say what is a secret, so that the texts after
+	// them can be scrubbed of every value found.
+	c.Command = s.Text(c.Command)
+	c.Targets = append([]Target(nil), r.Targets...)
+	for i := range c.Targets {
+		c.Targets[i].Name = s.URL(c.Targets[i].Name)
+		c.Targets[i].URL = s.URL(c.Targets[i].URL)
+	}
+	c.Scenarios = append([]Scenario(nil), r.Scenarios...)
+	for i := range c.Scenarios {
+		sc := &c.Scenarios[i]
+		sc.Rerun = s.Text(sc.Rerun)
+		sc.Frames = redactFrames(s, sc.Frames)
+	}
+	c.Sessions = append([]Session(nil), r.Sessions...)
+	for i := range c.Sessions {
+		se := &c.Sessions[i]
+		se.Conns = append([]Connection(nil), se.Conns...)
+		for k := range se.Conns {
+			se.Conns[k].URL = s.URL(se.Conns[k].URL)
+		}
+		se.Frames = redactFrames(s, se.Frames)
+	}
+
+	// Then every text, and the frames again for the values found since.
+	c.Command = s.Text(c.Command)
+	for i := range c.Targets {
+		c.Targets[i].Name = s.Text(c.Targets[i].Name)
+		c.Targets[i].URL = s.Text(c.Targets[i].URL)
+	}
+	for i := range c.Scenarios {
+		sc := &c.Scenarios[i]
+		sc.Name, sc.Reason, sc.Rerun = s.Text(sc.Name), s.Text(sc.Reason), s.Text(sc.Rerun)
+		sc.Steps = append([]Step(nil), sc.Steps...)
+		for k := range sc.Steps {
+			st := &sc.Steps[k]
+			st.Text, st.Error = s.Text(st.Text), s.Text(st.Error)
+			st.Expected, st.Actual = s.Text(st.Expected), s.Text(st.Actual)
+		}
+		sc.Findings = redactFindings(s, sc.Findings)
+		sc.Frames = literalFrames(s, sc.Frames)
+	}
+	for i := range c.Sessions {
+		se := &c.Sessions[i]
+		for k := range se.Conns {
+			se.Conns[k].URL = s.Text(se.Conns[k].URL)
+			se.Conns[k].CloseReason = s.Text(se.Conns[k].CloseReason)
+		}
+		se.Findings = redactFindings(s, se.Findings)
+		se.Frames = literalFrames(s, se.Frames)
+	}
+	c.RootCauses = append([]RootCause(nil), r.RootCauses...)
+	for i := range c.RootCauses {
+		rc := &c.RootCauses[i]
+		rc.Message, rc.Expected = s.Text(rc.Message), s.Text(rc.Expected)
+		rc.Actual = redactActual(s, rc.Pointer, rc.Actual)
+	}
+	c.Errors = redactTexts(s, r.Errors)
+	c.Notes = redactTexts(s, r.Notes)
+	c.Stale = append([]BaselineEntry(nil), r.Stale...)
+	for i := range c.Stale {
+		c.Stale[i].Reason = s.Text(c.Stale[i].Reason)
+	}
+	return &c
+}
+
+// redactFrames returns frames with the credential members of text
+// payloads redacted: a copy when one was, else frames itself.
+func redactFrames(s *redact.Scrubber, frames []Frame) []Frame {
+	var out []Frame
+	for i, f := range frames {
+		if f.Binary || f.Payload == "" {
+			continue
+		}
+		red, changed := s.JSON([]byte(f.Payload))
+		if !changed {
+			continue
+		}
+		if out == nil {
+			out = append([]Frame(nil), frames...)
+		}
+		out[i].Payload = string(red)
+	}
+	if out == nil {
+		return frames
+	}
+	return out
+}
+
+// literalFrames returns frames with the known secrets replaced in their
+// text payloads: a copy when one was, else frames itself.
+func literalFrames(s *redact.Scrubber, frames []Frame) []Frame {
+	if s.Len() == 0 {
+		return frames
+	}
+	var out []Frame
+	for i, f := range frames {
+		if f.Binary {
+			continue
+		}
+		p := s.Literals(f.Payload)
+		if p == f.Payload {
+			continue
+		}
+		if out == nil {
+			out = append([]Frame(nil), frames...)
+		}
+		out[i].Payload = p
+	}
+	if out == nil {
+		return frames
+	}
+	return out
+}
+
+// redactFindings returns a copy of fs with their texts redacted.
+func redactFindings(s *redact.Scrubber, fs []Finding) []Finding {
+	if fs == nil {
+		return nil
+	}
+	out := append([]Finding(nil), fs...)
+	for i := range out {
+		f := &out[i]
+		f.Message, f.Expected, f.Diff = s.Text(f.Message), s.Text(f.Expected), s.Text(f.Diff)
+		f.Actual = redactActual(s, f.Pointer, f.Actual)
+		f.Related = append([]int64(nil), f.Related...)
+	}
+	return out
+}
+
+// redactActual redacts a finding's Actual: as a credential value when the
+// pointer names a credential member (a JSON value keeps its type, anything
+// else becomes a marker), else as text.
+func redactActual(s *redact.Scrubber, pointer, actual string) string {
+	if actual == "" || !pointerIsSecret(pointer) {
+		return s.Text(actual)
+	}
+	if json.Valid([]byte(actual)) {
+		wrapped := `{"secret":` + actual + `}`
+		red, _ := s.JSON([]byte(wrapped))
+		return s.Text(string(red[len(`{"secret":`) : len(red)-1]))
+	}
+	if redact.IsMarker(actual) {
+		return actual
+	}
+	s.Add(actual)
+	return redact.Marker(utf8.RuneCountInString(actual))
+}
+
+// pointerIsSecret reports whether a JSON pointer passes through a
+// credential member (/apiKey, /auth/token).
+func pointerIsSecret(pointer string) bool {
+	if pointer == "" {
+		return false
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		if redact.MemberName(tok) {
+			return true
+		}
+	}
+	return false
+}
+
+func redactTexts(s *redact.Scrubber, ts []string) []string {
+	if ts == nil {
+		return nil
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = s.Text(t)
+	}
+	return out
+}

@@ -36,7 +36,7 @@ func TestStoppedReaderGets1013(t *testing.T) {
 	stalled := make(chan struct{})
 	var once sync.Once
 	log := slog.New(onStall{f: func() { once.Do(func() { close(stalled) }) }})
-	srv := start(t, server.Config{StallTimeout: 500 * time.Millisecond, WriteTimeout: time.Minute, Log: log})
+	srv := start(t, server.Config{WriteTimeout: 500 * time.Millisecond, CloseGrace: time.Minute, Log: log})
 	ws, _, err := websocket.DefaultDialer.Dial(srv.URL+"/ws", nil)
 	if err != nil {
 		t.Fatal(err)

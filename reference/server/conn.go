@@ -469,15 +469,15 @@ func (c *Conn) sleep(d time.Duration) bool {
 	return false
 }
 
-// write sends one message. A write that blocks for StallTimeout marks the
-// client as not reading (stalled), but it is not cut there: it has until
-// WriteTimeout to complete, so that a frame is never cut in the middle
+// write sends one message. A write that blocks for WriteTimeout marks the
+// client as not reading (stalled), but it is not cut there: it has
+// CloseGrace more to complete, so that a frame is never cut in the middle
 // and the 1013 that follows it reaches a client that reads again. Only a
-// client that does not read within WriteTimeout loses the connection
-// without a close frame (it reads nothing either way).
+// client that does not read within both loses the connection without a
+// close frame (it reads nothing either way).
 func (c *Conn) write(data []byte) error {
-	_ = c.ws.SetWriteDeadline(time.Now().Add(c.env.WriteTimeout))
-	c.stall.Reset(c.env.StallTimeout)
+	_ = c.ws.SetWriteDeadline(time.Now().Add(c.env.WriteTimeout + c.env.CloseGrace))
+	c.stall.Reset(c.env.WriteTimeout)
 	err := c.ws.WriteMessage(websocket.TextMessage, data)
 	c.stall.Stop()
 	if err != nil {
@@ -487,12 +487,12 @@ func (c *Conn) write(data []byte) error {
 	return nil
 }
 
-// stalled runs when a write blocked for StallTimeout: the client stopped
+// stalled runs when a write blocked for WriteTimeout: the client stopped
 // reading. Send refuses from now on; the writer closes with 1013 once the
 // write completes.
 func (c *Conn) stalled() {
 	if c.slow.CompareAndSwap(false, true) {
-		c.env.Log.Info(LogStalled, "conn", c.ID, "after", c.env.StallTimeout)
+		c.env.Log.Info(LogStalled, "conn", c.ID, "after", c.env.WriteTimeout)
 	}
 }
 

@@ -8,9 +8,9 @@
 //
 // A client that does not keep up is closed with 1013 (try again later):
 // when its send queue overflows, or when one write to it has blocked for
-// StallTimeout (it stopped reading). The close frame follows the frame
-// under way, never cuts it, so a client that reads again reads 1013 after
-// everything sent before it; one that does not read within WriteTimeout
-// is dropped. Guard (guard.go) says who may connect: Origin, Host, how
+// WriteTimeout (it stopped reading). The close frame follows the frame
+// under way, never cuts it, so a client that reads again within
+// CloseGrace reads 1013 after everything sent before it; one that does
+// not is dropped. Guard (guard.go) says who may connect: Origin, Host, how
 // many at once, how long a silent connection stays.
 package server

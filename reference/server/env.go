@@ -54,15 +54,16 @@ type Config struct {
 	MaxFrame int64
 	// QueueSize bounds each connection's send queue. Default 1024.
 	QueueSize int
-	// WriteTimeout bounds every write to a client. Default 10s.
+	// WriteTimeout is how long one write to a client may block before the
+	// client counts as not reading: it is then closed with 1013. It also
+	// bounds the write of a close frame. Default 10s.
 	WriteTimeout time.Duration
-	// StallTimeout is how long one write may block before the client
-	// counts as not reading: it is closed with 1013 once that write
-	// completes, which it has until WriteTimeout to do. Cutting the write
-	// at once would leave a frame cut in the middle, and the client,
-	// when it reads again, only a dropped connection (1006). Default
-	// WriteTimeout/2; at most WriteTimeout.
-	StallTimeout time.Duration
+	// CloseGrace is how much longer the write a stalled client blocked
+	// may take to complete, so that the 1013 close frame follows it on
+	// the wire: cut in the middle, the frame would leave a client that
+	// reads again only a dropped connection (1006). A client that does
+	// not read within it is dropped. Default WriteTimeout/2.
+	CloseGrace time.Duration
 	// Chunk is the pause between streamed chunks of an ordinary reply.
 	// Default 0: as fast as the client reads.
 	Chunk time.Duration
@@ -112,8 +113,8 @@ func NewEnv(cfg Config) *Env {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 10 * time.Second
 	}
-	if cfg.StallTimeout <= 0 || cfg.StallTimeout > cfg.WriteTimeout {
-		cfg.StallTimeout = cfg.WriteTimeout / 2
+	if cfg.CloseGrace <= 0 {
+		cfg.CloseGrace = cfg.WriteTimeout / 2
 	}
 	if cfg.Slow <= 0 {
 		cfg.Slow = 100 * time.Millisecond

@@ -50,10 +50,10 @@ func TestStoppedReaderIsClosedWith1013(t *testing.T) {
 	t.Parallel()
 	log, stalled := stallLog()
 	var env *server.Env
-	// The stall timeout is short so that the test is quick; the write
-	// timeout long so that a loaded machine still reads again within it:
+	// The write timeout is short so that the test is quick; the grace
+	// long so that a loaded machine still reads again within it:
 	// the test waits for what the server logs, never for a fixed time.
-	url, env := start(t, server.Config{StallTimeout: 500 * time.Millisecond, WriteTimeout: time.Minute, Log: log},
+	url, env := start(t, server.Config{WriteTimeout: 500 * time.Millisecond, CloseGrace: time.Minute, Log: log},
 		func(c *server.Conn, _ *echo) { streamTo(env, c) })
 	ws := dial(t, url)
 	select {

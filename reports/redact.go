@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/redact"
 )
 
@@ -153,12 +154,20 @@ func redactFindings(s *redact.Scrubber, fs []Finding) []Finding {
 	}
 	out := append([]Finding(nil), fs...)
 	for i := range out {
-		f := &out[i]
-		f.Message, f.Expected, f.Diff = s.Text(f.Message), s.Text(f.Expected), s.Text(f.Diff)
-		f.Actual = redactActual(s, f.Pointer, f.Actual)
-		f.Related = append([]int64(nil), f.Related...)
+		out[i].Finding = redactFinding(s, out[i].Finding)
 	}
 	return out
+}
+
+// RedactFinding returns f with its texts redacted as Redact does, for a
+// finding written outside a report (validate --json).
+func RedactFinding(f check.Finding) check.Finding { return redactFinding(nil, f) }
+
+func redactFinding(s *redact.Scrubber, f check.Finding) check.Finding {
+	f.Message, f.Expected, f.Diff = s.Text(f.Message), s.Text(f.Expected), s.Text(f.Diff)
+	f.Actual = redactActual(s, f.Pointer, f.Actual)
+	f.Related = append([]int64(nil), f.Related...)
+	return f
 }
 
 // redactActual redacts a finding's Actual: as a credential value when the

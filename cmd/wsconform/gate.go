@@ -13,6 +13,7 @@ import (
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
 	"github.com/wsconform/wsconform/internal/gate"
+	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
 )
 
@@ -81,6 +82,9 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		defer f.Close()
 		opts.Record = f
+		if out.noRedact {
+			opts.Record = recording.KeepSecrets(f)
+		}
 	}
 	p := console.New(stderr, *colorMode)
 	res, err := gate.Run(ctx, opts)

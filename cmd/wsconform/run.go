@@ -306,7 +306,10 @@ func dialectsOf(results []reports.Scenario) []string {
 }
 
 // reportFlags are the report flags every command that judges shares.
-type reportFlags struct{ html, junit, json, markdown string }
+type reportFlags struct {
+	html, junit, json, markdown string
+	noRedact                    bool
+}
 
 // addFlags declares --html, --junit, --json and --markdown.
 func (r *reportFlags) addFlags(fs *flagSet) {
@@ -314,11 +317,15 @@ func (r *reportFlags) addFlags(fs *flagSet) {
 	fs.StringVar(&r.junit, "junit", "", "write JUnit XML to `FILE`")
 	fs.StringVar(&r.json, "json", "", "write the report as JSON to `FILE` (- for stdout)")
 	fs.StringVar(&r.markdown, "markdown", "", "write a Markdown summary to `FILE` (also appended to $GITHUB_STEP_SUMMARY when set)")
+	fs.BoolVar(&r.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in reports and recordings; by default they are redacted, keeping their length")
 }
 
 // writeReports writes each requested report file.
 // It also appends the Markdown summary to $GITHUB_STEP_SUMMARY when set.
 func writeReports(rep *reports.Report, out reportFlags, stdout io.Writer) error {
+	if !out.noRedact {
+		rep = reports.Redact(rep)
+	}
 	if err := reports.AppendStepSummary(rep); err != nil {
 		return err
 	}

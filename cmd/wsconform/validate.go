@@ -48,6 +48,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.StringVar(&rf.html, "html", "", "also write a self-contained HTML report (sessions, connection timelines, findings, wire logs) to `FILE`")
 	fs.StringVar(&rf.junit, "junit", "", "also write JUnit XML (one test case per session) to `FILE`")
 	fs.StringVar(&rf.markdown, "markdown", "", "also write a Markdown summary to `FILE` (it is appended to $GITHUB_STEP_SUMMARY whenever that is set)")
+	fs.BoolVar(&rf.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in the reports and --json; by default they are redacted, keeping their length")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
@@ -100,6 +101,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	out.Verdict = verdict(worst, out.Counts)
 	printVerdict(p, out.Verdict, out.Counts, len(fs.Args()))
 	if *jsonPath != "" {
+		if !rf.noRedact {
+			out.Files = redactFindings(out.Files)
+		}
 		if err := writeJSON(*jsonPath, stdout, out); err != nil {
 			return harnessErr(err)
 		}
@@ -195,6 +199,7 @@ func writeJSON(path string, stdout io.Writer, v any) error {
 // model (one session per logical session of each file).
 type reportFiles struct {
 	html, junit, markdown string
+	noRedact              bool
 }
 
 // validateReport builds the report while the files are judged.
@@ -208,7 +213,7 @@ type validateReport struct {
 // start returns nil when no report is wanted: no report file and no
 // $GITHUB_STEP_SUMMARY.
 func (f reportFiles) start(args []string) *validateReport {
-	if f == (reportFiles{}) && os.Getenv("GITHUB_STEP_SUMMARY") == "" {
+	if f == (reportFiles{noRedact: f.noRedact}) && os.Getenv("GITHUB_STEP_SUMMARY") == "" {
 		return nil
 	}
 	r := reports.New(reports.KindValidate, version.String(), time.Now())
@@ -255,6 +260,10 @@ func (v *validateReport) write() error {
 	}
 	v.rep.Finished = time.Now()
 	v.rep.Tally()
+	rep := v.rep
+	if !v.files.noRedact {
+		rep = reports.Redact(rep)
+	}
 	for _, o := range []struct {
 		path  string
 		write func(io.Writer, *reports.Report) error
@@ -262,11 +271,11 @@ func (v *validateReport) write() error {
 		if o.path == "" {
 			continue
 		}
-		if err := writeFile(o.path, func(w io.Writer) error { return o.write(w, v.rep) }); err != nil {
+		if err := writeFile(o.path, func(w io.Writer) error { return o.write(w, rep) }); err != nil {
 			return err
 		}
 	}
-	return reports.AppendStepSummary(v.rep)
+	return reports.AppendStepSummary(rep)
 }
 
 // sessionCollector is the validate.Observer that keeps, for the report,

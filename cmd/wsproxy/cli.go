@@ -22,6 +22,7 @@ import (
 	"github.com/wsconform/wsconform/internal/exit"
 	"github.com/wsconform/wsconform/internal/fault"
 	"github.com/wsconform/wsconform/internal/proxy"
+	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
 	"github.com/wsconform/wsconform/reports"
 )
@@ -56,6 +57,7 @@ type options struct {
 	faults                    []string
 	seed                      uint64
 	quiet, strict, insecure   bool
+	noRedact                  bool
 	tlsCert, tlsKey           string
 	maxFrame                  int64
 	writeTimeout, dialTimeout time.Duration
@@ -87,6 +89,7 @@ func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
 	fs.BoolVar(&o.quiet, "quiet", false, "print findings, failures and the summary only, not every frame")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 on a failed verdict (an error finding), 3 on an error verdict (refused or failed handshakes, nothing tested)")
 	fs.BoolVar(&o.insecure, "insecure", false, "do not verify the upstream's TLS certificate (self-signed wss://)")
+	fs.BoolVar(&o.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in the recording and reports; by default they are redacted, keeping their length")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve TLS (wss://, https://) with this certificate `FILE` (with --tls-key)")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "private key `FILE` for --tls-cert")
 	fs.Int64Var(&o.maxFrame, "max-frame", proxy.DefaultMaxFrame, "largest message relayed, in `BYTES`; a larger one closes its connection with 1009")
@@ -257,6 +260,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer f.Close()
 		cfg.Record = f
+		if o.noRedact {
+			cfg.Record = recording.KeepSecrets(f)
+		}
 	}
 	p, err := proxy.New(cfg)
 	if err != nil {
@@ -368,6 +374,10 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 		r.Errors = append(r.Errors, shutErr.Error())
 		r.Tally()
 	}
+	out := r // what the files show: r redacted unless --no-redact
+	if !o.noRedact {
+		out = reports.Redact(r)
+	}
 	for _, w := range []struct {
 		path  string
 		write func(io.Writer, *reports.Report) error
@@ -375,13 +385,13 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 		if w.path == "" {
 			continue
 		}
-		if err := writeFile(w.path, r, w.write); err != nil {
+		if err := writeFile(w.path, out, w.write); err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		written = append(written, w.path)
 	}
-	if err := reports.AppendStepSummary(r); err != nil {
+	if err := reports.AppendStepSummary(out); err != nil {
 		errs = append(errs, err)
 	}
 	p.PrintSummary(r)

@@ -201,23 +201,6 @@ Feature: MiniCodex resume and replay
       """
     And the client receives no "welcome"
 
-  @id:minicodex.resume.missing-session @should
-  Scenario: A resume that names no session is refused
-    minicodex-v1.md §Handshake & resume: resume continues a session.
-    Interpretation: without a session_id there is nothing to resume, so the
-    server answers MISSING_FIELD.
-
-    Given a client connects
-    When the client sends:
-      """
-      {"type": "resume", "last_seen_event_id": 0}
-      """
-    Then the client receives "error" with:
-      """
-      {"code": "MISSING_FIELD"}
-      """
-    And the client receives no "welcome"
-
   @id:minicodex.resume.beyond-last-event @should
   Scenario: Resuming from an event the session never had is refused
     minicodex-v1.md §Semantics: Errors: BAD_ARGUMENT for an argument out of

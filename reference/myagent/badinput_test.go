@@ -210,16 +210,16 @@ func TestFaults(t *testing.T) {
 func TestSlowClient(t *testing.T) {
 	t.Parallel()
 	// The session's stream waits for the slow client until the server
-	// finds it stalled (WriteTimeout/2), so the fast client's wait for its
-	// next event (reftest.Timeout) must exceed that, and the stall must be
-	// long enough that the fast client, slowed by the race detector and a
-	// loaded machine, never looks stuck itself: WriteTimeout = reftest.Timeout
-	// gives 2.5 s against 5 s (a fixed 2 s, a 1 s stall, failed 2 runs in 10
-	// at load average 10);
+	// finds it stalled (a write blocked for WriteTimeout), so the fast
+	// client's wait for its next event (reftest.Timeout) must exceed that,
+	// and the stall must be long enough that the fast client, slowed by the
+	// race detector and a loaded machine, never looks stuck itself:
+	// reftest.Timeout/2 gives 2.5 s against 5 s (a fixed 2 s failed 2 runs in
+	// 10 at load average 10);
 	// 60000 events of ~200 bytes (12 MB) overflow the slow client's socket
 	// buffers even when the kernel grows the server's send buffer to its
 	// 4 MB maximum (20000 events once did, then stopped on this machine).
-	srv := start(t, server.Config{QueueSize: 16, WriteTimeout: reftest.Timeout})
+	srv := start(t, server.Config{QueueSize: 16, WriteTimeout: reftest.Timeout / 2})
 	fast := dial(t, srv)
 	id := session(t, fast)
 	d := websocket.Dialer{HandshakeTimeout: reftest.Timeout, NetDial: func(network, addr string) (net.Conn, error) {

@@ -22,6 +22,16 @@ type sessionRule struct {
 	// server lists where server frames name the session: the first one
 	// found binds the connection (the server is authoritative).
 	server [][]string
+	// resume is a client message that asks to continue an earlier session
+	// which the server then answers under a new id (myagent's
+	// user.reconnect_with_state), typeField the member naming a message's
+	// type, and resumeAt where the request names the old session (a
+	// signed_state string is decoded, see resumeTarget). A connection that
+	// sent it joins the old session, and the server's new id becomes
+	// another name of that session, unless the server's answer is an error.
+	typeField string
+	resume    string
+	resumeAt  [][]string
 	// client lists where client frames name the session: a hint.
 	client [][]string
 	// bareResume is a client message type that may name no session
@@ -41,12 +51,22 @@ type sessionRule struct {
 //     refusal) joins the only session there is, if there is one.
 //   - mitto: the server's connected{data.session_id}; ?session_id= is a hint.
 //   - myagent: the first server event with a session_id
-//     (agent.session_created, replayed events); a client's session_id
-//     (user.reconnect_with_state) is a hint.
+//     (agent.session_created, replayed events); a client's session_id is a
+//     hint. A user.reconnect_with_state ties its connection to the session
+//     it names (session_id, content.session_id, or the session_id inside
+//     signed_state, an object or a base64/JWT-style string): the server
+//     answers it under a new session_id (JasonDZS/myagent), which becomes
+//     another name of the old session, so the replay is judged against the
+//     events the earlier connection received.
 //   - hostd: one session for every connection (the host's and the apps'),
 //     because the checker compares what apps receive with what the host
 //     sent.
-//   - coworker: one session per connection; the spec has no resumption.
+//   - coworker: the sessionId of server_hello. The spec has no resumption,
+//     so every connection normally gets a session of its own; one whose
+//     server_hello carries a sessionId an earlier connection was given
+//     (a reconnect with ?resumeSessionId=) continues that session, so that
+//     coworker.no-resumption names the server once and the continued
+//     turn is not blamed on the client.
 //
 // A connection that has not named its session within MaxHeldFrames frames
 // or MaxHeldBytes, or that closes first, joins the session of its hint,
@@ -55,9 +75,12 @@ type sessionRule struct {
 var sessionRules = map[string]sessionRule{
 	"minicodex": {query: "session_id", server: [][]string{{"session_state", "session_id"}, {"session_id"}}, client: [][]string{{"session_id"}}, bareResume: "resume"},
 	"mitto":     {query: "session_id", server: [][]string{{"data", "session_id"}}},
-	"myagent":   {server: [][]string{{"session_id"}}, client: [][]string{{"session_id"}}},
-	"hostd":     {shared: "hostd"},
-	"coworker":  {perConn: true},
+	"myagent": {server: [][]string{{"session_id"}}, client: [][]string{{"session_id"}},
+		typeField: "event", resume: "user.reconnect_with_state",
+		resumeAt: [][]string{{"session_id"}, {"content", "session_id"}, {"signed_state", "state", "session_id"}, {"signed_state", "session_id"},
+			{"content", "signed_state", "state", "session_id"}, {"content", "signed_state", "session_id"}, {"signed_state"}, {"content", "signed_state"}}},
+	"hostd":    {shared: "hostd"},
+	"coworker": {server: [][]string{{"sessionId"}}},
 }
 
 // How long a connection may stay without a session before the sessionizer
@@ -94,7 +117,8 @@ type Conn struct {
 	Session string
 	Closed  bool
 	hint    string
-	bare    bool // sent the rule's bareResume without naming a session
+	bare    bool   // sent the rule's bareResume without naming a session
+	resume  string // the session the rule's resume request named
 	held    int
 	bytes   int
 }
@@ -136,6 +160,13 @@ func (s *Sessionizer) Frame(c *Conn, dir wire.Direction, op wire.Opcode, payload
 	c.held++
 	c.bytes += len(payload)
 	if op == wire.OpText {
+		if dir == wire.ClientToServer && s.rule.resume != "" {
+			if typ, _ := Peek(payload, s.rule.typeField); typ == s.rule.resume {
+				if old := resumeTarget(payload, s.rule.resumeAt); old != "" {
+					c.resume = old
+				}
+			}
+		}
 		paths := s.rule.client
 		if dir == wire.ServerToClient {
 			paths = s.rule.server
@@ -143,6 +174,9 @@ func (s *Sessionizer) Frame(c *Conn, dir wire.Direction, op wire.Opcode, payload
 		for _, p := range paths {
 			if v, found := Peek(payload, p...); found && v != "" && v != "null" {
 				if dir == wire.ServerToClient {
+					if c.resume != "" && v != c.resume && !s.refusal(payload) {
+						return s.tie(c, v), true
+					}
 					return s.bind(c, "key:"+v, v), true
 				}
 				if c.hint == "" {
@@ -150,6 +184,9 @@ func (s *Sessionizer) Frame(c *Conn, dir wire.Direction, op wire.Opcode, payload
 				}
 				break
 			}
+		}
+		if dir == wire.ClientToServer && c.resume != "" {
+			c.hint = c.resume // the session the client asked to continue
 		}
 		if dir == wire.ClientToServer && s.rule.bareResume != "" && c.hint == "" {
 			if typ, _ := Peek(payload, "type"); typ == s.rule.bareResume {
@@ -161,6 +198,28 @@ func (s *Sessionizer) Frame(c *Conn, dir wire.Direction, op wire.Opcode, payload
 		return s.GiveUp(c), true
 	}
 	return "", false
+}
+
+// tie binds a connection that asked to continue session c.resume to that
+// session, and makes the id the server answered under (newID) another name
+// of it, so that later connections the server names newID join it too.
+func (s *Sessionizer) tie(c *Conn, newID string) string {
+	name := s.bind(c, "key:"+c.resume, c.resume)
+	if _, named := s.names["key:"+newID]; !named {
+		s.names["key:"+newID] = name
+	}
+	return name
+}
+
+// refusal reports whether a server message is an error (error.*,
+// system.error, agent.error): a server that refused a resume request and
+// names a session in its error did not continue the old one.
+func (s *Sessionizer) refusal(payload []byte) bool {
+	if s.rule.typeField == "" {
+		return false
+	}
+	typ, _ := Peek(payload, s.rule.typeField)
+	return strings.HasPrefix(typ, "error.") || strings.HasSuffix(typ, ".error") || typ == "error"
 }
 
 // GiveUp binds a connection that never heard its session from the server:

@@ -1,6 +1,7 @@
 package sessionize
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -95,10 +96,97 @@ func TestSessionizer(t *testing.T) {
 			t.Errorf("hostd sessions %q %q", a, b)
 		}
 		w := New("coworker")
-		a, _ = w.AtOpen(&Conn{ID: "c1"}, "")
-		b, _ = w.AtOpen(&Conn{ID: "c2"}, "")
-		if a == b {
-			t.Errorf("coworker connections share %q", a)
+		a, _ = w.Frame(&Conn{ID: "c1"}, wire.ServerToClient, wire.OpText, []byte(`{"type":"server_hello","sessionId":"A"}`))
+		b, _ = w.Frame(&Conn{ID: "c2"}, wire.ServerToClient, wire.OpText, []byte(`{"type":"server_hello","sessionId":"B"}`))
+		if a == b || a == "" {
+			t.Errorf("coworker connections with their own server_hello share %q", a)
+		}
+	})
+}
+
+func TestResumeTies(t *testing.T) {
+	t.Parallel()
+	frame := func(s *Sessionizer, c *Conn, dir wire.Direction, text string) (string, bool) {
+		return s.Frame(c, dir, wire.OpText, []byte(text))
+	}
+	c2s, s2c := wire.ClientToServer, wire.ServerToClient
+	t.Run("myagent: reconnect_with_state joins the session its signed_state names", func(t *testing.T) {
+		s := New("myagent")
+		c1 := &Conn{ID: "c1"}
+		frame(s, c1, s2c, `{"event":"system.connected","seq":1}`)
+		if got, _ := frame(s, c1, s2c, `{"event":"agent.session_created","session_id":"old","seq":2}`); got != "old" {
+			t.Fatalf("c1 in %q", got)
+		}
+		s.Joined(c1)
+		s.Closed(c1)
+		// JasonDZS/myagent: no session_id at the top, the old one inside
+		// the signed_state object; the answer names a new session.
+		c2 := &Conn{ID: "c2"}
+		frame(s, c2, s2c, `{"event":"system.connected","seq":1}`)
+		frame(s, c2, c2s, `{"event":"user.reconnect_with_state","signed_state":{"state":{"session_id":"old"},"signature":"ab"},"last_event_id":"x-1"}`)
+		got, ok := frame(s, c2, s2c, `{"event":"agent.state_restored","session_id":"new","metadata":{"original_session_id":"old"},"seq":2}`)
+		if !ok || got != "old" || s.Parent(c2) != "c1" {
+			t.Fatalf("c2 in %q (ok %v, parent %q), want old after c1", got, ok, s.Parent(c2))
+		}
+		s.Joined(c2)
+		// The new id is another name of the session: a connection the
+		// server names "new" later joins it too.
+		c3 := &Conn{ID: "c3"}
+		if got, _ := frame(s, c3, s2c, `{"event":"agent.session_created","session_id":"new"}`); got != "old" || s.Parent(c3) != "c2" {
+			t.Errorf("c3 in %q after %q, want old after c2", got, s.Parent(c3))
+		}
+	})
+	t.Run("myagent: signed_state as base64 and as a JWT", func(t *testing.T) {
+		b64 := base64.StdEncoding.EncodeToString([]byte(`{"session_id":"sess-b64","current_step":3}`))
+		jwt := "eyJhbGciOiJIUzI1NiJ9." + base64.RawURLEncoding.EncodeToString([]byte(`{"state":{"session_id":"sess-jwt"}}`)) + ".c2ln"
+		for want, req := range map[string]string{
+			"sess-b64": `{"event":"user.reconnect_with_state","signed_state":"` + b64 + `","content":{"last_seq":4}}`,
+			"sess-jwt": `{"event":"user.reconnect_with_state","content":{"last_seq":4,"signed_state":"` + jwt + `"}}`,
+			"sess-top": `{"event":"user.reconnect_with_state","session_id":"sess-top","signed_state":"opaque"}`,
+		} {
+			s := New("myagent")
+			c := &Conn{ID: "c9"}
+			frame(s, c, c2s, req)
+			if got, _ := frame(s, c, s2c, `{"event":"agent.state_restored","session_id":"fresh"}`); got != want {
+				t.Errorf("%s: bound to %q", req, got)
+			}
+		}
+	})
+	t.Run("myagent: a refusal naming a session does not tie", func(t *testing.T) {
+		s := New("myagent")
+		c := &Conn{ID: "c1"}
+		frame(s, c, c2s, `{"event":"user.reconnect_with_state","signed_state":{"state":{"session_id":"old"}}}`)
+		if got, _ := frame(s, c, s2c, `{"event":"error.recovery_failed","session_id":"other"}`); got != "other" {
+			t.Errorf("refused reconnect bound to %q", got)
+		}
+		// refused without naming any session: the client's claim is a hint
+		c2 := &Conn{ID: "c2"}
+		frame(s, c2, c2s, `{"event":"user.reconnect_with_state","signed_state":{"state":{"session_id":"old"}}}`)
+		frame(s, c2, s2c, `{"event":"system.error","content":"Missing signed_state in reconnect request"}`)
+		if got := s.GiveUp(c2); got != "old" {
+			t.Errorf("refused reconnect gave up to %q", got)
+		}
+	})
+	t.Run("coworker: a server_hello with an earlier connection's sessionId continues it", func(t *testing.T) {
+		s := New("coworker")
+		c1 := &Conn{ID: "c1"}
+		if _, ok := s.AtOpen(c1, "ws://x/ws"); ok {
+			t.Fatal("coworker binds at open: the server_hello decides")
+		}
+		a, _ := frame(s, c1, s2c, `{"type":"server_hello","sessionId":"S1"}`)
+		s.Joined(c1)
+		s.Closed(c1)
+		c2 := &Conn{ID: "c2"}
+		s.AtOpen(c2, "ws://x/ws?resumeSessionId=S1")
+		b, _ := frame(s, c2, s2c, `{"type":"server_hello","sessionId":"S1"}`)
+		if a != "S1" || b != "S1" || s.Parent(c2) != "c1" {
+			t.Errorf("sessions %q %q, parent %q: want one session continued by c2", a, b, s.Parent(c2))
+		}
+		s.Joined(c2)
+		c3 := &Conn{ID: "c3"}
+		s.AtOpen(c3, "ws://x/ws?resumeSessionId=S1")
+		if got, _ := frame(s, c3, s2c, `{"type":"server_hello","sessionId":"S2"}`); got != "S2" || s.Parent(c3) != "" {
+			t.Errorf("a refused resume (new sessionId) in %q after %q, want a session of its own", got, s.Parent(c3))
 		}
 	})
 }

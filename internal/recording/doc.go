@@ -27,6 +27,19 @@
 // session line names, at the place of that line (internal/validate), so a
 // recording is judged offline exactly as the proxy judged it live.
 //
+// A connection the recorder relays and records but does not judge, because
+// it is not the dialect's traffic (wsproxy --path, or first frames that are
+// not the dialect's messages: a notifications socket beside the agent's),
+// gets a session line with "unjudged" and the reason, written when the
+// recorder decided (after the open line and the frames it looked at):
+//
+//	{"kind":"session","conn":"c3","session":"c3","unjudged":"its first 4 data frames are not myagent messages (notify)","time":"…"}
+//
+// Readers judge none of its frames, those before the line included, and
+// report it once as not judged. The line binds the connection to a session
+// of its own: a reader written before the member existed ignores it and
+// does exactly that, so the format version stays 1.
+//
 // Text payloads that are valid UTF-8 are stored as "text"; anything else
 // (binary frames, invalid UTF-8) as "base64", so every byte round-trips.
 // Chrome DevTools HAR files (entries with _webSocketMessages) are read too,

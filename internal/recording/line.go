@@ -25,7 +25,9 @@ const (
 	// logical session, once the recorder learned it from the traffic (a
 	// minicodex welcome, a mitto connected, a myagent session_id). Frames of
 	// the connection before it are judged with that session, in the order
-	// the file holds them.
+	// the file holds them. A session line with Unjudged set marks a
+	// connection that is not the dialect's traffic: readers do not judge
+	// any of its frames, those before the line included.
 	KindSession = "session"
 	// KindDialect names the dialect of the whole recording when the
 	// recorder only learned it after writing the header (wsproxy
@@ -63,6 +65,13 @@ type Line struct {
 	// later session line names it.
 	Pending bool   `json:"pending,omitempty"`
 	URL     string `json:"url,omitempty"`
+	// Unjudged (session) says the recorder relayed and recorded the
+	// connection without judging it, and why: it is not the dialect's
+	// traffic (outside wsproxy --path, or its first frames are not the
+	// dialect's messages). The line binds the connection to a session of
+	// its own (its id), which is what a reader that does not know this
+	// member does with a connection no session line names.
+	Unjudged string `json:"unjudged,omitempty"`
 
 	Time time.Time `json:"time"`
 

@@ -84,6 +84,15 @@ func (w *Writer) Session(conn, session, parent string, t time.Time) error {
 	return w.write(Line{Kind: KindSession, Conn: conn, Session: session, Parent: parent, Time: t.UTC()})
 }
 
+// Unjudged marks a connection the recorder relays and records but does
+// not judge (it is not the dialect's traffic), and why. It is a session
+// line binding conn to a session of its own, so that readers that do not
+// know the mark judge the connection as before (a connection no session
+// line names is a session of its own) and the format version stays 1.
+func (w *Writer) Unjudged(conn, reason string, t time.Time) error {
+	return w.write(Line{Kind: KindSession, Conn: conn, Session: conn, Unjudged: reason, Time: t.UTC()})
+}
+
 // Dialect names the dialect of the recording when the header could not
 // (it was detected from the traffic), and why.
 func (w *Writer) Dialect(name, reason string, t time.Time) error {

@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,6 +53,13 @@ var (
 		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management; §Event Flow Architecture / 3. Reconnection & State Recovery",
 		Quote:   `"// Server sends buffered events from last_seq" (the spec does not say that a replayed event keeps its seq, nor that seq counts per session)`,
 		Summary: "After user.reconnect_with_state, an event the connection receives under a seq the session delivered before on another connection (top level or an item of a system.notice event list) equals the original, except connection_id. Comparing two connections' numbers rests on reading seq as per session: a warning."}
+	maReplayRestamped = Rule{ID: "myagent.replay-restamped", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
+		Spec: "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack), Buffer Management; §Event Flow Architecture / 3. Reconnection & State Recovery",
+		Quote: `"Events are numbered for reliable delivery with client acknowledgment"; "On reconnect, client can request replay from last_seq"; ` +
+			`"// Server sends buffered events from last_seq" (a replay from a seq the client names, and acks of replayed events, only work if a replayed event keeps its number; the spec does not say so, nor that seq counts per session)`,
+		Summary: "An event replayed after user.reconnect_with_state (recognised by its content, or by the seq it names in metadata.orig_seq) carries the seq the session first delivered it with, not a new number of the new connection: " +
+			"a client that acks or resumes by seq cannot place a re-stamped event. Reported once per replay; the replayed event is compared with the original (myagent.replay-mismatch), except seq, event_id, session_id, connection_id and metadata.orig_*. " +
+			"A warning: reading seq as per session is an interpretation."}
 	maReplayGap = Rule{ID: "myagent.replay-gap", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
 		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: on reconnect, client can request replay from last_seq; §Event Flow Architecture / 3. Reconnection & State Recovery",
 		Quote:   `"On reconnect, client can request replay from last_seq"; "// Server sends buffered events from last_seq" (a flow diagram; seq read as per session)`,
@@ -103,7 +111,7 @@ var (
 var _ = registerRuleSet("myagent", func(o Options) ruleSet { return newMyagent(o) })
 
 var _ = register(maSeqOrder, maRetryMismatch, maAckUnsent, maReconnectUnseen, maAckRegress, maReplayMismatch, maReplayGap, maReplayTruncated,
-	maReplayDuplicate, maRedeliveryAfterAck, maResponseStep, maResponseRepeat, maConnectedFirst, maPipelineOrder,
+	maReplayDuplicate, maReplayRestamped, maRedeliveryAfterAck, maResponseStep, maResponseRepeat, maConnectedFirst, maPipelineOrder,
 	maSeqGap, maHeartbeatInterval, maConfirmIgnored)
 
 // maHeartbeatMax is the longest pause between two heartbeats the spec's
@@ -114,6 +122,14 @@ const maHeartbeatMax = 35 * time.Second
 // names the WebSocket connection the event travels on, which is a new one
 // after a reconnect and another one for each client of the session.
 var maIgnore = []string{"/connection_id"}
+
+// maReplayIgnore lists what a replay on a new connection may change besides
+// seq: the new connection's ids (JasonDZS/myagent answers a
+// user.reconnect_with_state under a new session_id, and stamps each
+// replayed event with a new event_id and the seq it had in
+// metadata.orig_seq / orig_event_id).
+var maReplayIgnore = []string{"/seq", "/event_id", "/session_id", "/connection_id",
+	"/metadata/connection_id", "/metadata/orig_seq", "/metadata/orig_event_id"}
 
 type myagent struct {
 	window int
@@ -141,6 +157,21 @@ type myagent struct {
 	// approved is the step_id of a plan confirmation the client approved
 	// with content.approved true, while the run has not started solving.
 	approved string
+	// origs holds the session's events as first delivered (on a connection
+	// before it asked for a replay), by their content less maReplayIgnore,
+	// and bySeq the same by the seq they were delivered with, so that a
+	// replay is matched with its originals whatever seq it carries.
+	origs *recent[maOrig]
+	bySeq *recent[maOrig]
+}
+
+// maOrig is an event as the session first delivered it.
+type maOrig struct {
+	seq   int64
+	frame int64
+	conn  string
+	doc   any // the event less maReplayIgnore
+	canon []byte
 }
 
 type maConn struct {
@@ -156,13 +187,14 @@ type maConn struct {
 	hasAck bool
 	maxAck int64 // highest seq the client acknowledged on this connection
 	// replay state after user.reconnect_with_state
-	resumed  bool
-	hasFrom  bool
-	from     int64 // last_seq of the request
-	judge    bool  // replay gaps are judged
-	explicit bool  // cursor is last_seq (else the session's last ack)
-	cursor   int64 // the replay has covered every event <= cursor
-	head     bool  // no event replayed yet
+	resumed   bool
+	hasFrom   bool
+	from      int64 // last_seq of the request
+	judge     bool  // replay gaps are judged
+	explicit  bool  // cursor is last_seq (else the session's last ack)
+	restamped bool  // myagent.replay-restamped was reported for this replay
+	cursor    int64 // the replay has covered every event <= cursor
+	head      bool  // no event replayed yet
 	// undo restores what the last user.reconnect_with_state changed on
 	// trust, should the server answer error.recovery_failed: a refused
 	// claim of last_seq must not make later, correct seqs look repeated.
@@ -195,6 +227,8 @@ func newMyagent(opts Options) *myagent {
 		conns:  map[string]*maConn{},
 		steps:  newRecent[bool](opts.ReplayWindow),
 		plans:  newRecent[bool](opts.ReplayWindow),
+		origs:  newRecent[maOrig](opts.ReplayWindow),
+		bySeq:  newRecent[maOrig](opts.ReplayWindow),
 	}
 }
 
@@ -301,6 +335,7 @@ func (r *myagent) reconnect(c *maConn, m *message) []Finding {
 	c.hasLast, c.last = false, 0 // the replay starts the connection's order afresh
 	c.hasAck = false             // the client rewinds explicitly
 	c.judge, c.explicit, c.cursor = false, false, 0
+	c.restamped = false
 	switch {
 	case ok:
 		c.judge, c.explicit, c.cursor = true, true, last
@@ -487,6 +522,14 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 	if !c.resumed && !c.own && r.numbersOwn(m, key, view) {
 		c.own = true
 	}
+	matched := false
+	if c.resumed && !strings.HasPrefix(typ, "system.") && typ != "agent.state_restored" {
+		var fs []Finding
+		fs, matched = r.replayed(c, m, doc, e, base)
+		out = append(out, fs...)
+	} else if !c.resumed && !strings.HasPrefix(typ, "system.") {
+		r.original(m, doc, e)
+	}
 	replay := c.resumed && !c.own
 	seen := replay && r.log.has(key)
 	before = c.delivered.has(e)
@@ -540,7 +583,67 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 	if !r.hasSent || e > r.sent {
 		r.hasSent, r.sent = true, e
 	}
-	return out, orig == nil, before
+	return out, orig == nil && !matched, before
+}
+
+// original remembers an event as the session first delivered it.
+func (r *myagent) original(m *message, doc map[string]any, e int64) {
+	v := without(doc, maReplayIgnore)
+	canon := jsonx.Canonical(v)
+	o := maOrig{seq: e, frame: m.Frame.Index, conn: m.Frame.Conn, doc: v, canon: canon}
+	r.origs.put(maContentKey(canon), o)
+	r.bySeq.put(strconv.FormatInt(e, 10), o)
+}
+
+// replayed matches an event delivered after user.reconnect_with_state with
+// the original it replays: by content (less maReplayIgnore), else by the
+// seq it names in metadata.orig_seq. A match under another seq is a replay
+// re-stamped with new numbers: reported once per replay, and the
+// connection then counts on its own, so that the seq-based replay rules
+// (replay-duplicate, replay-mismatch and replay-gap under the new numbers)
+// do not judge numbers that are not the session's. A match found by
+// orig_seq is compared with its original.
+func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, base string) ([]Finding, bool) {
+	v := without(doc, maReplayIgnore)
+	canon := jsonx.Canonical(v)
+	o, ok := r.origs.get(maContentKey(canon))
+	var out []Finding
+	if !ok {
+		n, named := jsonx.Int64(jsonx.FieldOr(doc["metadata"], "orig_seq"))
+		if !named {
+			return nil, false
+		}
+		if o, ok = r.bySeq.get(strconv.FormatInt(n, 10)); !ok {
+			return nil, false
+		}
+		if !bytes.Equal(o.canon, canon) {
+			orig := &logged{doc: o.doc, canon: o.canon, frame: o.frame, conn: o.conn}
+			out = append(out, replayMismatch(maReplayMismatch, m, orig, v, base, fmt.Sprintf("seq %d (metadata.orig_seq)", n)))
+		}
+	}
+	if o.seq == e {
+		return out, true
+	}
+	c.own = true
+	if c.restamped {
+		return out, true
+	}
+	c.restamped = true
+	typ, _ := jsonx.String(doc["event"])
+	fd := maReplayRestamped.fire(m, "replayed %s carries seq %d, but the session delivered it as seq %d (frame %d on %s): the replay re-stamps old events with the new connection's numbers (reported once per replay)",
+		typ, e, o.seq, o.frame, o.conn)
+	fd.Pointer = base + "/seq"
+	fd.Expected = fmt.Sprintf("%d (its seq when first delivered)", o.seq)
+	fd.Actual = strconv.FormatInt(e, 10)
+	fd.Related = []int64{o.frame}
+	return append(out, fd), true
+}
+
+// maContentKey is a short key for an event's canonical form.
+func maContentKey(canon []byte) string {
+	h := fnv.New128a()
+	h.Write(canon)
+	return string(h.Sum(nil))
 }
 
 // numbersOwn reports whether an event delivered on a connection that has

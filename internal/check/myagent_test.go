@@ -185,7 +185,10 @@ func TestMyagentRules(t *testing.T) {
 		{name: "two plain connections numbered per connection", steps: maPerConn},
 		{name: "per-connection numbering, reconnect_with_state with a renumbered replay", steps: then(maPerConn[:6],
 			closeConn("c1"), maConnectedSeq("c2", 1), maReconnect("c2", 3),
-			maS("c2", "agent.thinking", 2), maS("c2", "agent.tool_call", 3), maAck("c2", 3))},
+			maS("c2", "agent.thinking", 2), maS("c2", "agent.tool_call", 3), maAck("c2", 3)),
+			// agent.thinking was seq 4 on c1: a replay re-stamped with the new
+			// connection's numbers (a warning, once)
+			want: []string{"myagent.replay-restamped"}},
 		{name: "reconnect_with_state starts the connection's order afresh", steps: then(maThree,
 			maConnected("c2"), maS("c2", "agent.tool_call", 5), maReconnect("c2", 1),
 			maS("c2", "plan.completed", 2), maS("c2", "agent.thinking", 3), maS("c2", "agent.tool_call", 5), maS("c2", "solver.start", 6))},
@@ -624,4 +627,87 @@ func TestMyagentReplayAcrossConnectionsWarns(t *testing.T) {
 	if n["myagent.replay-duplicate"] == 0 || n["myagent.replay-mismatch"] == 0 {
 		t.Errorf("want replay-duplicate and replay-mismatch warnings, got %v", fs)
 	}
+}
+
+// TestMyagentReplayRestamped: JasonDZS/myagent answers
+// user.reconnect_with_state on a new connection, numbers it on its own
+// (system.connected seq 1, as every connection) and replays the old
+// connection's events under new seqs, naming the old one in
+// metadata.orig_seq. The replay is matched with its originals (by
+// content, or by orig_seq): re-stamping is one warning per replay, and
+// the new numbers are not judged as duplicates of the session's.
+func TestMyagentReplayRestamped(t *testing.T) {
+	t.Parallel()
+	// ev is an event of the real server's shape; orig >= 0 marks a replay.
+	ev := func(conn, sid, typ string, seq, orig int, content string) step {
+		extra := ""
+		if orig >= 0 {
+			extra = fmt.Sprintf(`,"orig_seq":%d,"orig_event_id":"c1-%d"`, orig, orig)
+		}
+		return s2c(conn, fmt.Sprintf(`{"event":%q,"timestamp":"2025-01-15T10:30:%02d.5","session_id":%q,"content":%s,`+
+			`"metadata":{"connection_id":%q%s},"step_id":null,"event_id":"%s-%d","seq":%d}`,
+			typ, max(orig, seq), sid, content, conn, extra, conn, seq, seq))
+	}
+	first := []step{
+		maConnectedSeq("c1", 1), maMessage("c1"),
+		ev("c1", "old", "plan.start", 2, -1, `{"question":"Make slides"}`),
+		ev("c1", "old", "agent.thinking", 3, -1, `"Processing..."`),
+		ev("c1", "old", "solver.start", 4, -1, `{"task":{"id":1,"title":"Generate PPT"}}`),
+		ev("c1", "old", "agent.final_answer", 5, -1, `"Done"`),
+		maC("c1", "user.ack", `"seq":5`),
+		closeConn("c1"),
+		maConnectedSeq("c2", 1),
+		maC("c2", "user.reconnect_with_state", `"signed_state":{"state":{"session_id":"old"}},"last_seq":3`),
+		s2c("c2", `{"event":"agent.state_restored","timestamp":"2025-01-15T10:31:00Z","session_id":"new","content":"restored","metadata":{"original_session_id":"old","connection_id":"c2"},"seq":2}`),
+	}
+	t.Run("re-stamped, same content", func(t *testing.T) {
+		fs := feed(t, "myagent", then(first,
+			ev("c2", "new", "solver.start", 3, 4, `{"task":{"id":1,"title":"Generate PPT"}}`),
+			ev("c2", "new", "agent.final_answer", 4, 5, `"Done"`),
+			maC("c2", "user.ack", `"seq":4`)))
+		n, errs := count(fs)
+		if len(errs) > 0 {
+			t.Errorf("errors: %v", errs)
+		}
+		if n["myagent.replay-restamped"] != 1 {
+			t.Errorf("want one replay-restamped per replay, got %v", fs)
+		}
+		for _, r := range []string{"myagent.replay-duplicate", "myagent.replay-mismatch", "myagent.reconnect-unseen", "myagent.replay-gap", "myagent.replay-truncated"} {
+			if n[r] > 0 {
+				t.Errorf("%s on a re-stamped replay: %v", r, fs)
+			}
+		}
+		f := findOne(t, fs, "myagent.replay-restamped")
+		if f.Severity != Warning || f.Expected != "4 (its seq when first delivered)" || f.Actual != "3" || f.Pointer != "/seq" {
+			t.Errorf("finding %+v", f)
+		}
+	})
+	t.Run("re-stamped by content alone", func(t *testing.T) {
+		fs := feed(t, "myagent", then(first,
+			s2c("c2", `{"event":"agent.final_answer","timestamp":"2025-01-15T10:30:05.5","session_id":"new","content":"Done","metadata":{"connection_id":"c2"},"step_id":null,"event_id":"c2-3","seq":3}`)))
+		if n, _ := count(fs); n["myagent.replay-restamped"] != 1 {
+			t.Errorf("want replay-restamped, got %v", fs)
+		}
+	})
+	t.Run("orig_seq names an original with other content", func(t *testing.T) {
+		fs := feed(t, "myagent", then(first,
+			ev("c2", "new", "agent.final_answer", 3, 5, `"Something else"`)))
+		n, _ := count(fs)
+		if n["myagent.replay-restamped"] != 1 || n["myagent.replay-mismatch"] != 1 {
+			t.Errorf("want replay-restamped and replay-mismatch, got %v", fs)
+		}
+		f := findOne(t, fs, "myagent.replay-mismatch")
+		if f.Pointer != "/content" || f.Severity != Warning {
+			t.Errorf("mismatch %+v", f)
+		}
+	})
+	t.Run("a replay that keeps its seqs is not re-stamped", func(t *testing.T) {
+		fs := feed(t, "myagent", then(maThree, maS("c1", "agent.tool_call", 4), closeConn("c1"), maConnected("c2"),
+			maReconnect("c2", 2), maS("c2", "agent.thinking", 3), maS("c2", "agent.tool_call", 4)))
+		for _, f := range fs {
+			if strings.HasPrefix(f.Rule, "myagent.") {
+				t.Errorf("unexpected %v", f)
+			}
+		}
+	})
 }

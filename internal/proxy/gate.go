@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/validate"
 	"github.com/wsconform/wsconform/internal/wire"
 )
@@ -164,6 +165,10 @@ func (v *validator) unjudge(cl *connLog, reason string) {
 	if cl.session == "" && len(cl.waiting) > 0 {
 		v.join(cl, cl.id, "") // the proxy's own findings still count
 	}
+	// the recording marks it too, so that `wsconform validate` does not judge it
+	v.p.tap.mu.Lock()
+	v.p.tap.record(func(w *recording.Writer) error { return w.Unjudged(cl.id, reason, time.Now()) })
+	v.p.tap.mu.Unlock()
 	text := fmt.Sprintf("%s not judged: not %s traffic: %s: %s", cl.id, v.dialectName, cl.path, reason)
 	v.cons.note(event{kind: evNote, text: text, time: time.Now()})
 	for _, u := range v.unjudged {

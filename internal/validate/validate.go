@@ -71,6 +71,10 @@ type Result struct {
 	// MaxUnreadable of them); each is a recording.unreadable finding too.
 	Problems []recording.Problem `json:"problems,omitempty"`
 	Findings []Finding           `json:"findings"`
+	// Notes say what a reader should know that is not a finding: the
+	// connections the recorder relayed but did not judge (not the
+	// dialect's traffic), once per path with the reason.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Errors that say what kind of failure the caller should report.
@@ -115,12 +119,24 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return res, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
+	pre := &prescan{}
+	if src == recording.SourceJSONL {
+		if pre, err = scanRecording(f, name); err != nil {
+			return res, fmt.Errorf("%w: %w", ErrUnreadable, err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return res, fmt.Errorf("%w: %w", ErrUnreadable, err)
+		}
+	}
 	g := NewGrouper(d, opts)
 	if o := opts.Observer; o != nil {
 		o.Begin(name, reason)
 		g.Observed, g.Bound = o.Judged, o.Bound
 	}
 	judge := func(l recording.Line) {
+		if !pre.rewrite(&l) {
+			return
+		}
 		if opts.Observer != nil {
 			opts.Observer.Line(l)
 		}
@@ -150,6 +166,7 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 	}
 	res.Source = src
 	res.Sessions, res.Conns, res.Frames = g.Sessions(), g.Conns(), g.Frames()
+	res.Notes = pre.notes(name)
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, err

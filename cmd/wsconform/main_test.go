@@ -57,8 +57,15 @@ func TestValidatePlantedFaults(t *testing.T) {
 			if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 				t.Fatalf("--json - is not JSON: %v\n%s", err, stdout)
 			}
+			// the three planted faults, whatever their severity (myagent's
+			// replay across connections is an interpretation: a warning);
+			// other warnings may follow from them (a seq out of order
+			// leaves a gap)
 			var rules []string
 			for _, f := range out.Files[0].Findings {
+				if f.Severity != "error" && f.Rule != c.replay {
+					continue
+				}
 				rules = append(rules, f.Rule)
 				if f.Rule == c.replay && !strings.Contains(f.Diff, c.diffAt) {
 					t.Errorf("replay finding has no diff at %s: %q", c.diffAt, f.Diff)

@@ -145,6 +145,9 @@ func printResult(p *console.Printer, r validate.Result, total *console.Counts) {
 	p.Printf("  %s", r.Dialect)
 	p.Dim(" (%s)\n", r.DialectReason)
 	p.Dim("  %s · %s · %s · %s\n", r.Source, count(r.Sessions, "session"), count(r.Conns, "connection"), count(r.Frames, "frame"))
+	for _, n := range r.Notes {
+		p.Dim("  note: %s\n", n)
+	}
 	var c console.Counts
 	for _, f := range r.Findings {
 		where := ""
@@ -250,6 +253,7 @@ func (v *validateReport) add(path string, col *sessionCollector, res validate.Re
 	if col != nil && col.b != nil {
 		v.rep.Sessions = append(v.rep.Sessions, col.b.Sessions()...)
 	}
+	v.rep.Notes = append(v.rep.Notes, res.Notes...)
 }
 
 // write writes the requested files and appends the Markdown summary to

@@ -44,8 +44,12 @@
 //
 // Reconnections of one logical session are judged together (internal/sessionize):
 // minicodex by the session_id of welcome, mitto by connected.session_id,
-// myagent by the first server event with a session_id, every hostd
-// connection in one session, coworker one session per connection. A
+// myagent by the first server event with a session_id (and a
+// user.reconnect_with_state by the old session its state names, whatever
+// new id the server answers under), every hostd connection in one session,
+// coworker by server_hello's sessionId (a reconnect the server attaches to
+// an earlier sessionId continues that session, and coworker.no-resumption
+// names it). A
 // connection's frames before its session is known are held (pending) and
 // judged with that session once it is; the recording says so with a
 // "pending" open line and a "session" line.

@@ -128,8 +128,10 @@ func TestBadTargets(t *testing.T) {
 		{"closes at once", wsURL(closed), false, reports.Failed, "1006"},
 		{"binary and garbage", wsURL(garbage), false, reports.Failed, ""},
 		{"never answers a message", wsURL(silent), false, reports.Failed, "within"},
-		{"refuses the handshake", wsURL(refused), false, reports.Failed, "HTTP 403"},
-		{"never answers the handshake", "ws://" + hang.Addr().String() + "/ws", false, reports.Failed, "handshake"},
+		// a target that does not switch protocols is a target error (exit 3),
+		// never a failed scenario: nothing was tested
+		{"refuses the handshake", wsURL(refused), false, reports.Error, "HTTP 403"},
+		{"never answers the handshake", "ws://" + hang.Addr().String() + "/ws", false, reports.Error, "did not answer the WebSocket handshake"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -64,7 +65,11 @@ func handshake(ctx context.Context, ep *endpoints, opts Options) error {
 		return conn.Close()
 	}
 	if resp == nil {
-		return nil // network trouble shows in the scenarios, each with its cause
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return fmt.Errorf("target %s accepted the connection but did not answer the WebSocket handshake within %s", u, dl.HandshakeTimeout)
+		}
+		return nil // other network trouble shows in the scenarios, each with its cause
 	}
 	auth := resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden
 	if auth && len(ep.d.Paths) > 1 {

@@ -116,11 +116,14 @@ func sendJSON(t *testing.T, ws *websocket.Conn, v any) {
 	}
 }
 
-// readUntil reads messages up to one of type typ.
+// readUntil reads until a message of type typ; each message may take up to
+// timeout (a wait per message, not for the whole exchange, so a loaded
+// machine slows the test instead of failing it).
 func readUntil(t *testing.T, ws *websocket.Conn, typ string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for {
+		_ = ws.SetReadDeadline(time.Now().Add(timeout))
 		var m map[string]any
 		if err := ws.ReadJSON(&m); err != nil {
 			t.Fatalf("read: %v", err)

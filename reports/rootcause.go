@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
@@ -81,7 +82,7 @@ func (r *Report) groupRootCauses() []RootCause {
 		rc, ok := byKey[k]
 		if !ok {
 			rc = &RootCause{Rule: f.Rule, Severity: f.Severity, Evidence: f.Evidence, Spec: f.Spec, Quote: f.Quote,
-				Type: f.Type, Pointer: k.ptr, Dir: f.Dir, Message: f.Message, Expected: f.Expected, Actual: f.Actual,
+				Type: f.Type, Pointer: dialect.GenericPointer(f.Pointer), Dir: f.Dir, Message: f.Message, Expected: f.Expected, Actual: f.Actual,
 				First: ref}
 			byKey[k] = rc
 			order = append(order, k)

@@ -14,11 +14,25 @@ import (
 
 // rootKeyOf is the key groupRootCauses files a finding under.
 func rootKeyOf(f Finding) rootKey {
-	return rootKey{f.Rule, f.Type, dialect.GenericPointer(f.Pointer), f.Dir}
+	return groupKey(f.Rule, f.Type, dialect.GenericPointer(f.Pointer), f.Dir)
 }
 
 // key is the key of a root cause (its pointer is generic already).
-func (rc RootCause) key() rootKey { return rootKey{rc.Rule, rc.Type, rc.Pointer, rc.Dir} }
+func (rc RootCause) key() rootKey { return groupKey(rc.Rule, rc.Type, rc.Pointer, rc.Dir) }
+
+// groupKey says what makes two findings one problem. A content finding
+// (frame and schema rules) is about one member of one message type: a
+// null account in provider_status is another problem than one in
+// session_settings. An order, replay or pairing finding is about the
+// server's behaviour, whatever message it showed on: a replay that skips
+// an event is one problem whether the skipped event was a run_status or a
+// user_text.
+func groupKey(rule, typ, ptr string, dir wire.Direction) rootKey {
+	if !check.Stateless(rule) {
+		typ, ptr = "", ""
+	}
+	return rootKey{rule, typ, ptr, dir}
+}
 
 // rootIndex maps the key of each of the report's root causes to its
 // position in RootCauses.

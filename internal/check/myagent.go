@@ -57,7 +57,7 @@ var (
 		Spec: "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack), Buffer Management; §Event Flow Architecture / 3. Reconnection & State Recovery",
 		Quote: `"Events are numbered for reliable delivery with client acknowledgment"; "On reconnect, client can request replay from last_seq"; ` +
 			`"// Server sends buffered events from last_seq" (a replay from a seq the client names, and acks of replayed events, only work if a replayed event keeps its number; the spec does not say so, nor that seq counts per session)`,
-		Summary: "An event replayed after user.reconnect_with_state (recognised by its content, or by the seq it names in metadata.orig_seq) carries the seq the session first delivered it with, not a new number of the new connection: " +
+		Summary: "An event replayed after user.reconnect_with_state (recognised by its content, or by the seq it names in metadata.orig_seq; content that several originals share is no identity: an original under the replayed seq is the one replayed, and an ambiguous match is not reported) carries the seq the session first delivered it with, not a new number of the new connection: " +
 			"a client that acks or resumes by seq cannot place a re-stamped event. Reported once per replay; the replayed event is compared with the original (myagent.replay-mismatch), except seq, event_id, session_id, connection_id and metadata.orig_*. " +
 			"A warning: reading seq as per session is an interpretation."}
 	maReplayGap = Rule{ID: "myagent.replay-gap", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
@@ -158,10 +158,12 @@ type myagent struct {
 	// with content.approved true, while the run has not started solving.
 	approved string
 	// origs holds the session's events as first delivered (on a connection
-	// before it asked for a replay), by their content less maReplayIgnore,
-	// and bySeq the same by the seq they were delivered with, so that a
-	// replay is matched with its originals whatever seq it carries.
-	origs *recent[maOrig]
+	// before it asked for a replay), by their content less maReplayIgnore
+	// (every original with that content, oldest first: with a fixed clock
+	// two events can be identical), and bySeq the same by the seq they were
+	// delivered with, so that a replay is matched with its originals
+	// whatever seq it carries.
+	origs *recent[[]maOrig]
 	bySeq *recent[maOrig]
 }
 
@@ -195,6 +197,10 @@ type maConn struct {
 	restamped bool  // myagent.replay-restamped was reported for this replay
 	cursor    int64 // the replay has covered every event <= cursor
 	head      bool  // no event replayed yet
+	// replayed holds the seqs of the originals this replay delivered again:
+	// a replay delivers each event once, so a later event with the same
+	// content is a new one, not a replay of it.
+	replayed map[int64]bool
 	// undo restores what the last user.reconnect_with_state changed on
 	// trust, should the server answer error.recovery_failed: a refused
 	// claim of last_seq must not make later, correct seqs look repeated.
@@ -227,7 +233,7 @@ func newMyagent(opts Options) *myagent {
 		conns:  map[string]*maConn{},
 		steps:  newRecent[bool](opts.ReplayWindow),
 		plans:  newRecent[bool](opts.ReplayWindow),
-		origs:  newRecent[maOrig](opts.ReplayWindow),
+		origs:  newRecent[[]maOrig](opts.ReplayWindow),
 		bySeq:  newRecent[maOrig](opts.ReplayWindow),
 	}
 }
@@ -336,6 +342,7 @@ func (r *myagent) reconnect(c *maConn, m *message) []Finding {
 	c.hasAck = false             // the client rewinds explicitly
 	c.judge, c.explicit, c.cursor = false, false, 0
 	c.restamped = false
+	c.replayed = map[int64]bool{}
 	switch {
 	case ok:
 		c.judge, c.explicit, c.cursor = true, true, last
@@ -591,28 +598,85 @@ func (r *myagent) original(m *message, doc map[string]any, e int64) {
 	v := without(doc, maReplayIgnore)
 	canon := jsonx.Canonical(v)
 	o := maOrig{seq: e, frame: m.Frame.Index, conn: m.Frame.Conn, doc: v, canon: canon}
-	r.origs.put(maContentKey(canon), o)
 	r.bySeq.put(strconv.FormatInt(e, 10), o)
+	k := maContentKey(canon)
+	list, _ := r.origs.get(k)
+	// drop the originals the session forgot (bySeq evicted their seq, or
+	// holds another event under it): oldest first, so the list stays
+	// within the window
+	for len(list) > 0 && !r.remembers(list[0]) {
+		list = list[1:]
+	}
+	r.origs.put(k, append(list, o))
+}
+
+// remembers reports whether o is still the session's event under its seq.
+func (r *myagent) remembers(o maOrig) bool {
+	b, ok := r.bySeq.get(strconv.FormatInt(o.seq, 10))
+	return ok && b.frame == o.frame && b.conn == o.conn
+}
+
+// candidates lists the originals with content canon that the replay on c
+// may deliver now: still remembered, not yet replayed on c, and not before
+// the request's last_seq (a replay delivers what follows it; last_seq
+// itself is tolerated, as in deliver).
+func (r *myagent) candidates(c *maConn, canon []byte) []maOrig {
+	list, _ := r.origs.get(maContentKey(canon))
+	var out []maOrig
+	for _, o := range list {
+		if r.remembers(o) && !c.replayed[o.seq] && (!c.hasFrom || o.seq >= c.from) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // replayed matches an event delivered after user.reconnect_with_state with
 // the original it replays: by content (less maReplayIgnore), else by the
-// seq it names in metadata.orig_seq. A match under another seq is a replay
-// re-stamped with new numbers: reported once per replay, and the
-// connection then counts on its own, so that the seq-based replay rules
-// (replay-duplicate, replay-mismatch and replay-gap under the new numbers)
-// do not judge numbers that are not the session's. A match found by
-// orig_seq is compared with its original.
+// seq it names in metadata.orig_seq. Content alone is no identity (with a
+// fixed clock two events can be identical): an original with the same
+// content under the replayed seq is the one replayed, and when no
+// original carries that seq, content settles the match only if a single
+// original has it (else metadata.orig_seq must name one of them; failing
+// that the match is ambiguous and nothing is reported). A match under
+// another seq is a replay re-stamped with new numbers: reported once per
+// replay, and the connection then counts on its own, so that the
+// seq-based replay rules (replay-duplicate, replay-mismatch and replay-gap
+// under the new numbers) do not judge numbers that are not the session's.
+// A match found by orig_seq alone is compared with its original.
 func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, base string) ([]Finding, bool) {
 	v := without(doc, maReplayIgnore)
 	canon := jsonx.Canonical(v)
-	o, ok := r.origs.get(maContentKey(canon))
+	n, named := jsonx.Int64(jsonx.FieldOr(doc["metadata"], "orig_seq"))
+	cands := r.candidates(c, canon)
+	var o maOrig
 	var out []Finding
-	if !ok {
-		n, named := jsonx.Int64(jsonx.FieldOr(doc["metadata"], "orig_seq"))
+	found := false
+	for _, k := range cands {
+		if k.seq == e { // a faithful replay, whatever else shares its content
+			o, found = k, true
+			break
+		}
+	}
+	if !found && len(cands) == 1 {
+		o, found = cands[0], true
+	}
+	if !found && len(cands) > 1 {
+		for _, k := range cands {
+			if named && k.seq == n {
+				o, found = k, true
+				break
+			}
+		}
+		if !found {
+			return nil, true // a replay of one of several identical events: which one is unknown
+		}
+	}
+	if !found {
 		if !named {
 			return nil, false
 		}
+		var ok bool
 		if o, ok = r.bySeq.get(strconv.FormatInt(n, 10)); !ok {
 			return nil, false
 		}
@@ -620,6 +684,9 @@ func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, b
 			orig := &logged{doc: o.doc, canon: o.canon, frame: o.frame, conn: o.conn}
 			out = append(out, replayMismatch(maReplayMismatch, m, orig, v, base, fmt.Sprintf("seq %d (metadata.orig_seq)", n)))
 		}
+	}
+	if c.replayed != nil {
+		c.replayed[o.seq] = true
 	}
 	if o.seq == e {
 		return out, true

@@ -701,6 +701,67 @@ func TestMyagentReplayRestamped(t *testing.T) {
 			t.Errorf("mismatch %+v", f)
 		}
 	})
+	// With a fixed clock two events can be identical but for their seq
+	// (the same partial answer in two runs): content alone does not say
+	// which one a replay delivers.
+	same := func(conn string, seq, orig int) step {
+		extra := ""
+		if orig >= 0 {
+			extra = fmt.Sprintf(`,"orig_seq":%d`, orig)
+		}
+		return s2c(conn, fmt.Sprintf(`{"event":"agent.partial_answer","timestamp":"2025-01-15T10:30:00Z","session_id":"s","content":"Hello",`+
+			`"metadata":{"connection_id":%q%s},"step_id":null,"event_id":"%s-%d","seq":%d}`, conn, extra, conn, seq, seq))
+	}
+	twice := []step{
+		maConnectedSeq("c1", 1), maMessage("c1"),
+		same("c1", 2, -1),
+		ev("c1", "s", "agent.thinking", 3, -1, `"Processing..."`),
+		same("c1", 4, -1),
+		closeConn("c1"),
+		maConnectedSeq("c2", 1),
+		maC("c2", "user.reconnect_with_state", `"signed_state":{"state":{"session_id":"s"}},"last_seq":1`),
+	}
+	quiet := func(t *testing.T, fs []Finding) {
+		t.Helper()
+		for _, f := range fs {
+			if strings.HasPrefix(f.Rule, "myagent.replay") {
+				t.Errorf("unexpected %v", f)
+			}
+		}
+	}
+	t.Run("identical events at two seqs, faithful replay", func(t *testing.T) {
+		quiet(t, feed(t, "myagent", then(twice,
+			same("c2", 2, -1), ev("c2", "s", "agent.thinking", 3, -1, `"Processing..."`), same("c2", 4, -1))))
+	})
+	t.Run("identical events at two seqs, faithful replay of the later one first", func(t *testing.T) {
+		// the order is replay-gap's business, not re-stamping's
+		fs := feed(t, "myagent", then(twice, same("c2", 4, -1), same("c2", 2, -1)))
+		if n, _ := count(fs); n["myagent.replay-restamped"] != 0 {
+			t.Errorf("replay-restamped on a faithful replay: %v", fs)
+		}
+	})
+	t.Run("identical event again after a faithful replay is a new one", func(t *testing.T) {
+		fs := feed(t, "myagent", then(twice[:2], same("c1", 2, -1), closeConn("c1"), maConnectedSeq("c2", 1),
+			maC("c2", "user.reconnect_with_state", `"signed_state":{"state":{"session_id":"s"}},"last_seq":1`),
+			same("c2", 2, -1), same("c2", 3, -1)))
+		quiet(t, fs)
+	})
+	t.Run("identical events at two seqs, replay under a third seq", func(t *testing.T) {
+		// ambiguous by content: not reported
+		fs := feed(t, "myagent", then(twice, same("c2", 7, -1)))
+		if n, _ := count(fs); n["myagent.replay-restamped"] != 0 {
+			t.Errorf("replay-restamped on an ambiguous match: %v", fs)
+		}
+	})
+	t.Run("identical events at two seqs, orig_seq names one of them", func(t *testing.T) {
+		fs := feed(t, "myagent", then(twice, same("c2", 7, 4)))
+		if n, _ := count(fs); n["myagent.replay-restamped"] != 1 {
+			t.Errorf("want replay-restamped, got %v", fs)
+		}
+		if f := findOne(t, fs, "myagent.replay-restamped"); f.Expected != "4 (its seq when first delivered)" || f.Actual != "7" {
+			t.Errorf("finding %+v", f)
+		}
+	})
 	t.Run("a replay that keeps its seqs is not re-stamped", func(t *testing.T) {
 		fs := feed(t, "myagent", then(maThree, maS("c1", "agent.tool_call", 4), closeConn("c1"), maConnected("c2"),
 			maReconnect("c2", 2), maS("c2", "agent.thinking", 3), maS("c2", "agent.tool_call", 4)))

@@ -9,7 +9,12 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/wsconform/wsconform/cmd/internal/cli"
+	"github.com/wsconform/wsconform/cmd/internal/completion"
+	"github.com/wsconform/wsconform/internal/console"
+	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/exit"
+	"github.com/wsconform/wsconform/internal/runner"
 	"github.com/wsconform/wsconform/internal/version"
 )
 
@@ -60,6 +65,7 @@ func commands() []command {
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},
 		{"version", "print the version", runVersion},
+		{"completion", "print a shell completion script (bash, zsh, fish)", runCompletion},
 	}
 }
 
@@ -117,17 +123,23 @@ func newFlags(name, synopsis, about string, stdout io.Writer) *flagSet {
 
 // parse parses flags; --help prints usage and ends the command cleanly.
 func (fs *flagSet) parse(args []string) (help bool, err error) {
+	if len(args) == 1 && args[0] == collectFlags {
+		return true, &flagsOnly{fs.FlagSet}
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fs.help()
 			return true, nil
 		}
-		return false, usageErr("%s: %v", fs.Name(), err)
+		return false, usageErr("%s: %s", fs.Name(), cli.FlagError(fs.FlagSet, err))
 	}
 	return false, nil
 }
 
 func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
+	if len(args) == 1 && args[0] == collectFlags {
+		return &flagsOnly{pflag.NewFlagSet("version", pflag.ContinueOnError)}
+	}
 	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
 		fmt.Fprintln(stdout, "Usage: wsconform version\n\nPrints the version.")
 		return nil
@@ -135,6 +147,61 @@ func runVersion(_ context.Context, args []string, stdout, _ io.Writer) error {
 	if len(args) > 0 {
 		return usageErr("version takes no arguments, got %s", strings.Join(args, " "))
 	}
-	fmt.Fprintln(stdout, version.String())
+	fmt.Fprintln(stdout, version.Info("wsconform"))
+	return nil
+}
+
+// collectFlags, as a command's only argument, makes it return its flag
+// set (a *flagsOnly error) without doing anything: completion is
+// generated from the very flag sets the commands parse.
+const collectFlags = "\x00collect-flags"
+
+type flagsOnly struct{ fs *pflag.FlagSet }
+
+func (*flagsOnly) Error() string { return "flags collected" }
+
+// flagSets returns every command's flag set, in the order of commands().
+func flagSets(ctx context.Context) []completion.Command {
+	var out []completion.Command
+	for _, c := range commands() {
+		var fo *flagsOnly
+		fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+		if err := c.run(ctx, []string{collectFlags}, io.Discard, io.Discard); errors.As(err, &fo) {
+			fs = fo.fs
+		}
+		out = append(out, completion.Command{Name: c.name, Summary: c.summary, Flags: fs})
+	}
+	return out
+}
+
+// completionChoices are the values of the flags that take one of a few.
+func completionChoices() map[string][]string {
+	return map[string][]string{
+		"dialect": append(dialect.Names(), "all", "auto"),
+		"color":   {console.ColorAuto, console.ColorAlways, console.ColorNever},
+		"answer":  {runner.AnswerApprove, runner.AnswerDeny, runner.AnswerFirst, runner.AnswerNone},
+	}
+}
+
+func runCompletion(ctx context.Context, args []string, stdout, _ io.Writer) error {
+	const help = `Usage: wsconform completion bash|zsh|fish
+
+Prints a shell completion script for wsconform's commands and flags:
+  bash:  source <(wsconform completion bash)        (or save it under ~/.local/share/bash-completion/completions/wsconform)
+  zsh:   wsconform completion zsh > "${fpath[1]}/_wsconform"
+  fish:  wsconform completion fish > ~/.config/fish/completions/wsconform.fish`
+	if len(args) == 1 && args[0] == collectFlags {
+		return &flagsOnly{pflag.NewFlagSet("completion", pflag.ContinueOnError)}
+	}
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprintln(stdout, help)
+		return nil
+	}
+	if len(args) != 1 {
+		return usageErr("completion: name one shell: bash, zsh or fish")
+	}
+	if err := completion.Write(stdout, args[0], "wsconform", flagSets(ctx), completionChoices()); err != nil {
+		return usageErr("completion: %v", err)
+	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wsconform/wsconform/cmd/internal/cli"
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
@@ -50,7 +51,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	timeout := fs.Duration("timeout", 0, "stop CMD (SIGTERM, then SIGKILL) after this long; 0: no limit")
 	var out reportFlags
 	out.addFlags(fs)
-	verbose := fs.Bool("verbose", false, "print every frame the client exchanges, not only findings")
+	verbose := fs.BoolP("verbose", "v", false, "print every frame the client exchanges, not only findings")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
@@ -70,6 +71,12 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	specs, err := fault.ParseAll(*faults)
 	if err != nil {
+		return usageErr("gate: %v", err)
+	}
+	if err := out.check(); err != nil {
+		return usageErr("gate: %v", err)
+	}
+	if err := cli.CheckOutput("--record", *record); err != nil {
 		return usageErr("gate: %v", err)
 	}
 	opts := gate.Options{Dialect: *name, Faults: specs, Seed: *seed, EnvVar: *envVar, Command: command,
@@ -95,8 +102,17 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return harnessErr(fmt.Errorf("gate: %w", err))
 	}
 	res.Report.Command = "wsconform gate " + shellJoin(args)
+	// internal/gate quotes the context's error with %v, so only its text
+	// says the deadline passed
+	if *timeout > 0 && ctx.Err() == nil && res.CommandErr != nil &&
+		(errors.Is(res.CommandErr, context.DeadlineExceeded) || strings.Contains(res.CommandErr.Error(), context.DeadlineExceeded.Error())) {
+		res.CommandErr = fmt.Errorf("the client command ran past --timeout (%s) and was stopped", *timeout)
+	}
 	printGate(p, res)
-	if err := writeReports(res.Report, out, stdout); err != nil {
+	if *record != "" {
+		p.Dim("%s\n", cli.Written("recording", *record))
+	}
+	if err := writeReports(res.Report, out, stdout, p); err != nil {
 		return harnessErr(err)
 	}
 	if ctx.Err() != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wsconform/wsconform/cmd/internal/cli"
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/exit"
@@ -57,6 +58,8 @@ type runFlags struct {
 	conc      int
 	mutate    []string
 	colorMode string
+	quiet     bool
+	verbose   bool
 }
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -78,10 +81,12 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.BoolVar(&f.steps, "steps", false, "print the step vocabulary features can use")
 	f.out.addFlags(fs)
 	fs.StringVar(&f.features, "features", "", "run the feature files under `DIR` instead of the built-in ones")
-	fs.BoolVar(&f.insecure, "insecure", false, "accept any TLS certificate of a wss:// target")
+	fs.BoolVarP(&f.insecure, "insecure", "k", false, "accept any TLS certificate of a wss:// target")
 	fs.IntVar(&f.conc, "concurrency", 8, "scenarios run at once per target")
 	fs.StringArrayVar(&f.mutate, "mutate", nil, "make the embedded reference server commit a spec violation (see serve --list-mutations)")
 	fs.StringVar(&f.colorMode, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print only failed and flaky scenarios and the summary")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every scenario as it ends, skipped and errored ones too, with their reasons")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
@@ -93,8 +98,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	human := stdout
-	if f.out.json == "-" {
-		human = stderr
+	if f.out.toStdout() {
+		human = stderr // stdout carries the report
 	}
 	p := console.New(human, f.colorMode)
 	if f.steps {
@@ -125,6 +130,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 		}
 	}
+	if err := checkCredentials(cat, opts, &f); err != nil {
+		return err
+	}
 	return f.execute(ctx, p, stdout, opts, args)
 }
 
@@ -136,6 +144,12 @@ func (f *runFlags) options() (runner.Options, error) {
 	case console.ColorAuto, console.ColorAlways, console.ColorNever:
 	default:
 		return opts, usageErr("run: --color must be auto, always or never")
+	}
+	if f.quiet && f.verbose {
+		return opts, usageErr("run: --quiet and --verbose contradict each other: pick one")
+	}
+	if err := f.out.check(); err != nil {
+		return opts, usageErr("run: %v", err)
 	}
 	if f.scale <= 0 || f.scale > 100 {
 		return opts, usageErr("run: --timeout-scale must be in (0, 100]")
@@ -208,6 +222,9 @@ func parseTarget(raw string) (runner.Target, error) {
 	if i := strings.Index(raw, "="); i > 0 && !strings.Contains(raw[:i], "://") {
 		name, u = raw[:i], raw[i+1:]
 	}
+	if err := cli.NeedScheme("--target", u, "targets are"); err != nil {
+		return runner.Target{}, err
+	}
 	parsed, err := runner.ParseTargetURL(u)
 	if err != nil {
 		return runner.Target{}, err
@@ -232,7 +249,14 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	multi := len(opts.Targets) > 1
 	opts.Progress = func(s reports.Scenario) {
 		// errors and skips are grouped by cause in the summary, the cause first
-		if s.Verdict != reports.Error && s.Verdict != reports.Skipped {
+		switch {
+		case f.verbose:
+			printProgress(p, s, multi, false)
+		case f.quiet:
+			if s.Verdict == reports.Failed || s.Verdict == reports.Flaky {
+				printProgress(p, s, multi, false)
+			}
+		case s.Verdict != reports.Error && s.Verdict != reports.Skipped:
 			printProgress(p, s, multi, false)
 		}
 	}
@@ -256,7 +280,7 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	}
 	rep.Tally()
 	printSummary(p, rep)
-	if err := writeReports(rep, f.out, stdout); err != nil {
+	if err := writeReports(rep, f.out, stdout, p); err != nil {
 		return harnessErr(err)
 	}
 	if ctx.Err() != nil {
@@ -320,9 +344,32 @@ func (r *reportFlags) addFlags(fs *flagSet) {
 	fs.BoolVar(&r.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in reports and recordings; by default they are redacted, keeping their length")
 }
 
-// writeReports writes each requested report file.
-// It also appends the Markdown summary to $GITHUB_STEP_SUMMARY when set.
-func writeReports(rep *reports.Report, out reportFlags, stdout io.Writer) error {
+// toStdout says a report goes to stdout (-): human output then goes to
+// stderr.
+func (r reportFlags) toStdout() bool {
+	return r.html == "-" || r.junit == "-" || r.json == "-" || r.markdown == "-"
+}
+
+// check checks, before any work starts, that every report can be written
+// where asked, and that at most one goes to stdout.
+func (r reportFlags) check() error {
+	n := 0
+	for _, p := range []string{r.html, r.junit, r.json, r.markdown} {
+		if p == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Errorf("only one report can go to stdout (-)")
+	}
+	return cli.CheckOutputs(cli.Output{Flag: "--html", Path: r.html}, cli.Output{Flag: "--junit", Path: r.junit},
+		cli.Output{Flag: "--json", Path: r.json}, cli.Output{Flag: "--markdown", Path: r.markdown})
+}
+
+// writeReports writes each requested report file and says where on p (one
+// line each). It also appends the Markdown summary to
+// $GITHUB_STEP_SUMMARY when set.
+func writeReports(rep *reports.Report, out reportFlags, stdout io.Writer, p *console.Printer) error {
 	if !out.noRedact {
 		rep = reports.Redact(rep)
 	}
@@ -330,9 +377,10 @@ func writeReports(rep *reports.Report, out reportFlags, stdout io.Writer) error 
 		return err
 	}
 	outs := []struct {
-		path  string
-		write func(io.Writer, *reports.Report) error
-	}{{out.html, reports.WriteHTML}, {out.junit, reports.WriteJUnit}, {out.json, reports.WriteJSON}, {out.markdown, reports.WriteMarkdown}}
+		path, kind string
+		write      func(io.Writer, *reports.Report) error
+	}{{out.html, "HTML report", reports.WriteHTML}, {out.junit, "JUnit XML", reports.WriteJUnit},
+		{out.json, "JSON report", reports.WriteJSON}, {out.markdown, "Markdown summary", reports.WriteMarkdown}}
 	for _, o := range outs {
 		if o.path == "" {
 			continue
@@ -346,6 +394,10 @@ func writeReports(rep *reports.Report, out reportFlags, stdout io.Writer) error 
 		if err := writeFile(o.path, func(w io.Writer) error { return o.write(w, rep) }); err != nil {
 			return err
 		}
+		p.Dim("%s\n", cli.Written(o.kind, o.path))
+	}
+	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		p.Dim("appended the Markdown summary to $GITHUB_STEP_SUMMARY (%s)\n", path)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/wsconform/wsconform/cmd/internal/cli"
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
@@ -45,9 +46,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	maxFrame := fs.Int("max-frame", check.DefaultLimits.MaxFrameBytes, "largest frame in `BYTES` the checker validates; larger ones are reported, not judged")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	var rf reportFiles
-	fs.StringVar(&rf.html, "html", "", "also write a self-contained HTML report (sessions, connection timelines, findings, wire logs) to `FILE`")
-	fs.StringVar(&rf.junit, "junit", "", "also write JUnit XML (one test case per session) to `FILE`")
-	fs.StringVar(&rf.markdown, "markdown", "", "also write a Markdown summary to `FILE` (it is appended to $GITHUB_STEP_SUMMARY whenever that is set)")
+	fs.StringVar(&rf.html, "html", "", "also write a self-contained HTML report (sessions, connection timelines, findings, wire logs) to `FILE` (- for stdout)")
+	fs.StringVar(&rf.junit, "junit", "", "also write JUnit XML (one test case per session) to `FILE` (- for stdout)")
+	fs.StringVar(&rf.markdown, "markdown", "", "also write a Markdown summary to `FILE` (- for stdout; it is appended to $GITHUB_STEP_SUMMARY whenever that is set)")
 	fs.BoolVar(&rf.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in the reports and --json; by default they are redacted, keeping their length")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
@@ -66,9 +67,12 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	default:
 		return usageErr("validate: --color must be auto, always or never")
 	}
+	if err := rf.check(*jsonPath); err != nil {
+		return usageErr("validate: %v", err)
+	}
 	human := stdout
-	if *jsonPath == "-" {
-		human = stderr // keep stdout clean for the JSON document
+	if *jsonPath == "-" || rf.toStdout() {
+		human = stderr // keep stdout clean for the document, as run does
 	}
 	p := console.New(human, *colorMode)
 	opts := validate.Options{Dialect: *dialectName, OneSession: *oneSession,
@@ -107,8 +111,11 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err := writeJSON(*jsonPath, stdout, out); err != nil {
 			return harnessErr(err)
 		}
+		if line := cli.Written("findings as JSON", *jsonPath); line != "" {
+			p.Dim("%s\n", line)
+		}
 	}
-	if err := rep.write(); err != nil {
+	if err := rep.write(stdout, p); err != nil {
 		return harnessErr(err)
 	}
 	switch worst {
@@ -258,7 +265,7 @@ func (v *validateReport) add(path string, col *sessionCollector, res validate.Re
 
 // write writes the requested files and appends the Markdown summary to
 // $GITHUB_STEP_SUMMARY.
-func (v *validateReport) write() error {
+func (v *validateReport) write(stdout io.Writer, p *console.Printer) error {
 	if v == nil {
 		return nil
 	}
@@ -269,17 +276,50 @@ func (v *validateReport) write() error {
 		rep = reports.Redact(rep)
 	}
 	for _, o := range []struct {
-		path  string
-		write func(io.Writer, *reports.Report) error
-	}{{v.files.html, reports.WriteHTML}, {v.files.junit, reports.WriteJUnit}, {v.files.markdown, reports.WriteMarkdown}} {
+		path, kind string
+		write      func(io.Writer, *reports.Report) error
+	}{{v.files.html, "HTML report", reports.WriteHTML}, {v.files.junit, "JUnit XML", reports.WriteJUnit},
+		{v.files.markdown, "Markdown summary", reports.WriteMarkdown}} {
 		if o.path == "" {
+			continue
+		}
+		if o.path == "-" {
+			if err := o.write(stdout, rep); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := writeFile(o.path, func(w io.Writer) error { return o.write(w, rep) }); err != nil {
 			return err
 		}
+		p.Dim("%s\n", cli.Written(o.kind, o.path))
 	}
-	return reports.AppendStepSummary(rep)
+	if err := reports.AppendStepSummary(rep); err != nil {
+		return err
+	}
+	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		p.Dim("appended the Markdown summary to $GITHUB_STEP_SUMMARY (%s)\n", path)
+	}
+	return nil
+}
+
+// toStdout says a report goes to stdout (-).
+func (f reportFiles) toStdout() bool { return f.html == "-" || f.junit == "-" || f.markdown == "-" }
+
+// check checks, before any file is read, that every report can be written
+// where asked, and that at most one goes to stdout.
+func (f reportFiles) check(jsonPath string) error {
+	n := 0
+	for _, p := range []string{f.html, f.junit, f.markdown, jsonPath} {
+		if p == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Errorf("only one report can go to stdout (-)")
+	}
+	return cli.CheckOutputs(cli.Output{Flag: "--json", Path: jsonPath}, cli.Output{Flag: "--html", Path: f.html},
+		cli.Output{Flag: "--junit", Path: f.junit}, cli.Output{Flag: "--markdown", Path: f.markdown})
 }
 
 // sessionCollector is the validate.Observer that keeps, for the report,

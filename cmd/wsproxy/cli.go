@@ -17,6 +17,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/wsconform/wsconform/cmd/internal/cli"
+	"github.com/wsconform/wsconform/cmd/internal/completion"
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/exit"
@@ -54,6 +56,7 @@ func exitCode(err error, stderr io.Writer) int {
 type options struct {
 	upstream, listen, dialect string
 	record, json, html, junit string
+	markdown                  string
 	faults                    []string
 	seed                      uint64
 	quiet, strict, insecure   bool
@@ -73,6 +76,24 @@ type options struct {
 
 func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
 	var o options
+	fs := newFlagSet(&o)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			printHelp(stdout, fs)
+			return o, true, nil
+		}
+		return o, false, usageErr("%s", cli.FlagError(fs, err))
+	}
+	if o.showVersion {
+		fmt.Fprintln(stdout, version.Info("wsproxy"))
+		return o, true, nil
+	}
+	return o, false, o.check(fs)
+}
+
+// newFlagSet declares every flag of wsproxy into o; completion is
+// generated from the same set.
+func newFlagSet(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("wsproxy", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -84,11 +105,12 @@ func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
 	fs.StringVar(&o.html, "html", "", "on exit, write the HTML report to `FILE`")
 	fs.StringVar(&o.junit, "junit", "", "on exit, write JUnit XML to `FILE`")
 	fs.StringVar(&o.json, "json", "", "on exit, write the JSON report to `FILE`")
+	fs.StringVar(&o.markdown, "markdown", "", "on exit, write a Markdown summary to `FILE` (it is also appended to $GITHUB_STEP_SUMMARY when that is set)")
 	fs.StringArrayVar(&o.faults, "fault", nil, "inject a fault, `SPEC` as below; c2s: or s2c: (default) picks the direction (repeatable)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed for jitter faults (connection n uses seed+n)")
-	fs.BoolVar(&o.quiet, "quiet", false, "print findings, failures and the summary only, not every frame")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print findings, failures and the summary only, not every frame")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 on a failed verdict (an error finding), 3 on an error verdict (refused or failed handshakes, nothing tested)")
-	fs.BoolVar(&o.insecure, "insecure", false, "do not verify the upstream's TLS certificate (self-signed wss://)")
+	fs.BoolVarP(&o.insecure, "insecure", "k", false, "do not verify the upstream's TLS certificate (self-signed wss://)")
 	fs.BoolVar(&o.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in the recording and reports; by default they are redacted, keeping their length")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve TLS (wss://, https://) with this certificate `FILE` (with --tls-key)")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "private key `FILE` for --tls-cert")
@@ -105,23 +127,14 @@ func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
 	fs.IntVar(&o.maxConns, "max-conns", proxy.DefaultMaxConns, "WebSocket connections relayed at once (-1: no limit); a client beyond it gets 503")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", proxy.DefaultIdleTimeout, "close a connection on which neither peer sent a frame for this long (-1s: never)")
 	fs.StringVar(&o.color, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
-	fs.BoolVar(&o.showVersion, "version", false, "print the version and exit")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			printHelp(stdout, fs)
-			return o, true, nil
-		}
-		return o, false, usageErr("%v", err)
-	}
-	if o.showVersion {
-		fmt.Fprintln(stdout, version.String())
-		return o, true, nil
-	}
-	return o, false, o.check(fs)
+	fs.BoolVar(&o.showVersion, "version", false, "print the name, version, commit and Go version, and exit")
+	return fs
 }
 
 func (o options) check(fs *pflag.FlagSet) error {
 	switch {
+	case fs.NArg() > 0 && o.upstream == "" && strings.Contains(fs.Arg(0), "://"):
+		return usageErr("the upstream is a flag: wsproxy --upstream %s", fs.Arg(0))
 	case fs.NArg() > 0:
 		return usageErr("unexpected argument %q", fs.Arg(0))
 	case o.upstream == "":
@@ -147,7 +160,16 @@ func (o options) check(fs *pflag.FlagSet) error {
 	case o.idleTimeout == 0:
 		return usageErr("--idle-timeout must be positive, or negative for never")
 	}
+	if err := cli.NeedScheme("--upstream", o.upstream, "upstreams are"); err != nil {
+		return usageErr("%v", err)
+	}
 	if err := proxy.CheckPaths(o.paths); err != nil {
+		return usageErr("%v", err)
+	}
+	// checked now, not at Ctrl-C when the session is over
+	if err := cli.CheckOutputs(cli.Output{Flag: "--record", Path: o.record}, cli.Output{Flag: "--html", Path: o.html},
+		cli.Output{Flag: "--junit", Path: o.junit}, cli.Output{Flag: "--json", Path: o.json},
+		cli.Output{Flag: "--markdown", Path: o.markdown}); err != nil {
 		return usageErr("%v", err)
 	}
 	switch o.color {
@@ -160,7 +182,9 @@ func (o options) check(fs *pflag.FlagSet) error {
 
 func printHelp(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, `Usage: wsproxy --upstream URL [--listen %s] [--dialect NAME|auto] [--record FILE]
-               [--html F] [--junit F] [--json F] [--fault SPEC]... [--quiet] [--strict] [--insecure]
+               [--html F] [--junit F] [--json F] [--markdown F] [--fault SPEC]... [--quiet] [--strict] [--insecure]
+       wsproxy completion bash|zsh|fish
+       wsproxy --version
 
 Relays every WebSocket connection accepted on --listen to the upstream (same path and query,
 Origin, Cookie, Authorization and other end-to-end headers, the client's subprotocols) and
@@ -219,6 +243,9 @@ type finished struct {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "completion" {
+		return runCompletion(args[1:], stdout)
+	}
 	o, done, err := parseFlags(args, stdout)
 	if done || err != nil {
 		return err
@@ -381,7 +408,9 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 	for _, w := range []struct {
 		path  string
 		write func(io.Writer, *reports.Report) error
-	}{{o.json, reports.WriteJSON}, {o.html, reports.WriteHTML}, {o.junit, reports.WriteJUnit}} {
+		kind  string
+	}{{o.json, reports.WriteJSON, "JSON report"}, {o.html, reports.WriteHTML, "HTML report"},
+		{o.junit, reports.WriteJUnit, "JUnit XML"}, {o.markdown, reports.WriteMarkdown, "Markdown summary"}} {
 		if w.path == "" {
 			continue
 		}
@@ -389,7 +418,7 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 			errs = append(errs, err)
 			continue
 		}
-		written = append(written, w.path)
+		written = append(written, cli.Written(w.kind, w.path))
 	}
 	if err := reports.AppendStepSummary(out); err != nil {
 		errs = append(errs, err)
@@ -397,10 +426,13 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 	p.PrintSummary(r)
 	con := console.New(stderr, o.color)
 	if o.record != "" {
-		con.Dim("recording: %s (judge it again: wsconform validate %s)\n", o.record, o.record)
+		con.Dim("%s (judge it again: wsconform validate %s)\n", cli.Written("recording", o.record), o.record)
 	}
-	if len(written) > 0 {
-		con.Dim("reports: %s\n", strings.Join(written, ", "))
+	for _, line := range written {
+		con.Dim("%s\n", line)
+	}
+	if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		con.Dim("appended the Markdown summary to $GITHUB_STEP_SUMMARY (%s)\n", path)
 	}
 	e, wn, i := p.Counts()
 	b, _ := json.Marshal(finished{Type: "finished", Verdict: r.Verdict, Sessions: len(r.Sessions), Errors: e, Warnings: wn, Infos: i})
@@ -462,4 +494,40 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// runCompletion prints the completion script of a shell, generated from
+// the flag set wsproxy parses.
+func runCompletion(args []string, stdout io.Writer) error {
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprint(stdout, `Usage: wsproxy completion bash|zsh|fish
+
+Prints a shell completion script for wsproxy's flags:
+  bash:  source <(wsproxy completion bash)
+  zsh:   wsproxy completion zsh > "${fpath[1]}/_wsproxy"
+  fish:  wsproxy completion fish > ~/.config/fish/completions/wsproxy.fish
+`)
+		return nil
+	}
+	if len(args) != 1 {
+		return usageErr("completion: name one shell: bash, zsh or fish")
+	}
+	if err := completion.Write(stdout, args[0], "wsproxy", completionCommands(), completionChoices()); err != nil {
+		return usageErr("completion: %v", err)
+	}
+	return nil
+}
+
+func completionCommands() []completion.Command {
+	var o options
+	return []completion.Command{{Flags: newFlagSet(&o)}}
+}
+
+func completionChoices() map[string][]string {
+	return map[string][]string{
+		"dialect": append(dialect.Names(), "auto"),
+		"color":   {console.ColorAuto, console.ColorAlways, console.ColorNever},
+		"host":    {proxy.HostKeep, proxy.HostUpstream},
+		"origin":  {proxy.OriginKeep, proxy.OriginUpstream},
+	}
 }

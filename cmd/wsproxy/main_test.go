@@ -157,7 +157,7 @@ func TestHelp(t *testing.T) {
 	for _, flag := range []string{"--upstream", "--listen", "--dialect", "--record", "--html", "--junit", "--json", "--fault",
 		"--seed", "--quiet", "--strict", "--insecure", "--tls-cert", "--tls-key", "--max-frame", "--write-timeout",
 		"--dial-timeout", "--queue", "--validation-queue", "--color", "--version", "drop-after=N", "Exit codes",
-		"--path", "--host", "--origin", "--allow-host", "--memory-budget", "--max-conns", "--idle-timeout", "keep (the client's"} {
+		"--path", "--host", "--origin", "--allow-host", "--markdown", "-q, --quiet", "-k, --insecure", "--memory-budget", "--max-conns", "--idle-timeout", "keep (the client's"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("--help lacks %s", flag)
 		}
@@ -212,7 +212,8 @@ func TestRunEndToEnd(t *testing.T) {
 	ref := startRef(t, "minicodex", "minicodex-event-id-repeats")
 	dir := t.TempDir()
 	rec, js, html, junit := filepath.Join(dir, "rec.jsonl"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.html"), filepath.Join(dir, "r.xml")
-	l, stop := proxying(t, "--upstream", ref.URL, "--record", rec, "--json", js, "--html", html, "--junit", junit, "--strict", "--color", "never")
+	md := filepath.Join(dir, "r.md")
+	l, stop := proxying(t, "--upstream", ref.URL, "--record", rec, "--json", js, "--html", html, "--junit", junit, "--markdown", md, "--strict", "--color", "never")
 	if !strings.HasPrefix(l.URL, "ws://127.0.0.1:") || l.Upstream != ref.URL || l.Dialect != "auto" {
 		t.Errorf("listening line %+v", l)
 	}
@@ -231,7 +232,8 @@ func TestRunEndToEnd(t *testing.T) {
 	if code != exitFail {
 		t.Errorf("exit %d, want 1 (--strict with an error finding); stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"minicodex.event-id-order", "expected:", "FAIL", "dialect minicodex"} {
+	for _, want := range []string{"minicodex.event-id-order", "expected:", "FAIL", "dialect minicodex",
+		"wrote the HTML report to " + html + "\n", "wrote the Markdown summary to " + md + "\n", "wrote the recording to " + rec} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
@@ -248,7 +250,7 @@ func TestRunEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(b, &r); err != nil || r.Kind != reports.KindProxy || r.Verdict != reports.Failed || len(r.Sessions) != 1 {
 		t.Errorf("JSON report: %v %+v", err, r)
 	}
-	for _, p := range []string{html, junit} {
+	for _, p := range []string{html, junit, md} {
 		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
 			t.Errorf("report %s: %v", p, err)
 		}

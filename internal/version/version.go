@@ -2,7 +2,11 @@
 // and --version.
 package version
 
-import "runtime/debug"
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+)
 
 // base is the version of this source tree; a release tag, when the binary
 // was built by `go install ...@vX.Y.Z`, takes precedence.
@@ -17,4 +21,36 @@ func Number() string {
 		return bi.Main.Version
 	}
 	return base
+}
+
+// Info is what --version prints: the binary's own name, the version, the
+// commit it was built from (with "modified" when the tree had changes)
+// and the Go toolchain, e.g.
+//
+//	wsproxy 0.1.0-dev commit 07bb781c3f2a (modified) go1.26.8 linux/amd64
+//
+// The commit is "unknown" when the binary carries no VCS stamp (go run of
+// a file, go test, a build outside a checkout).
+func Info(binary string) string {
+	commit, modified, goVersion := "unknown", false, runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.GoVersion != "" {
+			goVersion = bi.GoVersion
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+				if len(commit) > 12 {
+					commit = commit[:12]
+				}
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	if modified {
+		commit += " (modified)"
+	}
+	return fmt.Sprintf("%s %s commit %s %s %s/%s", binary, Number(), commit, goVersion, runtime.GOOS, runtime.GOARCH)
 }

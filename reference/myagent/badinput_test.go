@@ -1,8 +1,14 @@
 package myagent_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
 	"net"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -202,61 +208,237 @@ func TestFaults(t *testing.T) {
 
 // TestSlowClient: the stream goes as fast as the clients read (a full
 // send queue holds the run back), but a client that stops reading holds
-// it back for at most WriteTimeout: then it is disconnected (1013 when its
-// queue overflows, or dropped when a write times out) and leaves the
-// session, and the other client gets the whole run. The slow client is a
-// bare gorilla connection with a tiny receive buffer, outside the check
-// engine.
+// it back for at most WriteTimeout: then the server finds it stalled
+// (to be closed with 1013, or dropped if it does not read within
+// CloseGrace either) and it leaves the session, and the other client gets
+// the whole run.
+//
+// Both clients are bare gorilla connections outside the check engine: a
+// reftest.Client checks every frame on its reader goroutine, which under
+// the race detector on a loaded machine falls behind a 60000-event stream
+// and is then found stalled itself. The fast client drains and counts; the
+// slow one has a tiny receive buffer and reads nothing during the run. No
+// wait is a fixed window: each is derived from the server's configuration
+// and what the test waits for, and the test waits for what the server
+// logs rather than for time to pass.
 func TestSlowClient(t *testing.T) {
 	t.Parallel()
-	// The session's stream waits for the slow client until the server
-	// finds it stalled (a write blocked for WriteTimeout), so the fast
-	// client's wait for its next event (reftest.Timeout) must exceed that,
-	// and the stall must be long enough that the fast client, slowed by the
-	// race detector and a loaded machine, never looks stuck itself:
-	// reftest.Timeout/2 gives 2.5 s against 5 s (a fixed 2 s failed 2 runs in
-	// 10 at load average 10);
 	// 60000 events of ~200 bytes (12 MB) overflow the slow client's socket
 	// buffers even when the kernel grows the server's send buffer to its
 	// 4 MB maximum (20000 events once did, then stopped on this machine).
-	srv := start(t, server.Config{QueueSize: 16, WriteTimeout: reftest.Timeout / 2})
-	fast := dial(t, srv)
-	id := session(t, fast)
-	d := websocket.Dialer{HandshakeTimeout: reftest.Timeout, NetDial: func(network, addr string) (net.Conn, error) {
-		c, err := net.Dial(network, addr)
-		if tc, ok := c.(*net.TCPConn); ok {
-			_ = tc.SetReadBuffer(4096)
-		}
-		return c, err
-	}}
-	slow, _, err := d.Dial(srv.URL+"/ws", nil)
+	const events = 60000
+	// WriteTimeout is how long the run waits for its slowest client, and
+	// how long a blocked write takes to count as stalled: the fast client,
+	// which does nothing but read, only looks stalled if it is starved for
+	// that long. CloseGrace is how much longer the slow client's blocked
+	// write may take before the server drops it.
+	cfg := server.Config{QueueSize: 16, WriteTimeout: reftest.Timeout / 2, CloseGrace: reftest.Timeout / 4}
+	stalls := &stallLog{ch: map[string]chan struct{}{}}
+	cfg.Log = slog.New(stalls)
+	srv := start(t, cfg)
+	// The fast client waits for its next event while the run waits for the
+	// slow client (WriteTimeout at most), with reftest.Timeout to spare for
+	// a loaded machine.
+	fastWait := cfg.WriteTimeout + reftest.Timeout
+
+	fast, fastID := rawDial(t, srv.URL, nil)
+	if _, err := readUntil(fast, "system.connected", reftest.Timeout); err != nil {
+		t.Fatal(err)
+	}
+	if err := fast.WriteJSON(ev("user.create_session")); err != nil {
+		t.Fatal(err)
+	}
+	created, err := readUntil(fast, "agent.session_created", reftest.Timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer slow.Close()
-	_ = slow.SetReadDeadline(time.Now().Add(reftest.Timeout))
-	if err := slow.WriteJSON(ev("user.reconnect", "session_id", id)); err != nil {
+	if created.Seq == nil {
+		t.Fatalf("agent.session_created without seq")
+	}
+	slow, slowID := rawDial(t, srv.URL, func(tc *net.TCPConn) { _ = tc.SetReadBuffer(4096) })
+	stalled := stalls.watch(slowID)
+	if err := slow.WriteJSON(ev("user.reconnect", "session_id", created.SessionID)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"system.connected", "agent.state_restored"} {
-		var m map[string]any
-		if err := slow.ReadJSON(&m); err != nil || m["event"] != want {
-			t.Fatalf("slow client read %v, %v; want %s", m, err, want)
+		if m, err := rawRead(slow, reftest.Timeout); err != nil || m.Event != want {
+			t.Fatalf("slow client read %+v, %v; want %s", m, err, want)
 		}
 	}
 	// slow reads nothing from here on.
-	msgs := run(t, fast, "/stream 60000")
-	if len(msgs) < 60000 {
-		t.Fatalf("fast client got %d events", len(msgs))
+
+	if err := fast.WriteJSON(ev("user.message", "content", fmt.Sprintf("/stream %d", events))); err != nil {
+		t.Fatal(err)
 	}
-	// The server let go of the slow client (asked until it has: the close
-	// may still be under way).
-	var st reftest.Msg
-	for i := 0; i < 1000; i++ {
-		fast.Send(ev("user.request_state"))
-		if st = fast.Expect("agent.state_exported"); st.Int("/metadata/state/connections") == 1 {
-			return
+	// Every event of the run, numbered without a gap, up to its answer.
+	n, last := 0, *created.Seq
+	for {
+		m, err := rawRead(fast, fastWait)
+		if err != nil {
+			t.Fatalf("fast client after %d events (seq %d): %v", n, last, err)
+		}
+		if m.Seq != nil {
+			if *m.Seq != last+1 {
+				t.Fatalf("fast client got seq %d after %d (%s)", *m.Seq, last, m.Event)
+			}
+			last = *m.Seq
+			n++
+		}
+		if m.Event == "agent.final_answer" {
+			break
 		}
 	}
-	t.Fatalf("slow client still attached: %s", st.Raw)
+	if n < events {
+		t.Fatalf("fast client got %d events", n)
+	}
+
+	// The slow client held the run back and was let go: its write blocked
+	// once its buffers were full, during the run, and counts as stalled
+	// WriteTimeout later.
+	select {
+	case <-stalled:
+	case <-time.After(cfg.WriteTimeout + reftest.Timeout):
+		t.Fatal("the server never found the slow client stalled")
+	}
+	if stalls.saw(fastID) {
+		t.Fatalf("the server found the fast client %s stalled", fastID)
+	}
+	// It leaves the session when its connection ends: at the latest when
+	// its blocked write gives up, CloseGrace after the stall (asked until
+	// it has).
+	deadline := time.Now().Add(cfg.CloseGrace + reftest.Timeout)
+	for {
+		if err := fast.WriteJSON(ev("user.request_state")); err != nil {
+			t.Fatal(err)
+		}
+		st, err := readUntil(fast, "agent.state_exported", reftest.Timeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Metadata.State.Connections == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("slow client still attached: %d connections", st.Metadata.State.Connections)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if stalls.saw(fastID) {
+		t.Fatalf("the server found the fast client %s stalled", fastID)
+	}
 }
+
+// rawMsg is what TestSlowClient reads of an event.
+type rawMsg struct {
+	Event     string `json:"event"`
+	SessionID string `json:"session_id"`
+	Seq       *int64 `json:"seq"`
+	Metadata  struct {
+		State struct {
+			Connections int `json:"connections"`
+		} `json:"state"`
+	} `json:"metadata"`
+}
+
+// rawDial opens a bare gorilla connection to /ws (outside the check
+// engine); tune, if set, adjusts its socket. It returns the connection and
+// its server-side id.
+func rawDial(t *testing.T, base string, tune func(*net.TCPConn)) (*websocket.Conn, string) {
+	t.Helper()
+	d := websocket.Dialer{HandshakeTimeout: reftest.Timeout, NetDial: func(network, addr string) (net.Conn, error) {
+		c, err := net.Dial(network, addr)
+		if tc, ok := c.(*net.TCPConn); ok && tune != nil {
+			tune(tc)
+		}
+		return c, err
+	}}
+	ws, resp, err := d.Dial(base+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ws.Close() })
+	return ws, resp.Header.Get(server.ConnHeader)
+}
+
+// rawRead reads one event, waiting at most wait for it.
+func rawRead(ws *websocket.Conn, wait time.Duration) (rawMsg, error) {
+	var m rawMsg
+	_ = ws.SetReadDeadline(time.Now().Add(wait))
+	_, data, err := ws.ReadMessage()
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("%.80s: %w", data, err)
+	}
+	return m, nil
+}
+
+// readUntil reads up to the first event of type typ, waiting at most wait
+// for each event.
+func readUntil(ws *websocket.Conn, typ string, wait time.Duration) (rawMsg, error) {
+	for {
+		m, err := rawRead(ws, wait)
+		if err != nil || m.Event == typ {
+			if err != nil {
+				err = fmt.Errorf("waiting for %s: %w", typ, err)
+			}
+			return m, err
+		}
+	}
+}
+
+// stallLog is a slog handler that records which connections the server
+// logged as stalled (server.LogStalled), so that a test waits for what the
+// server says it did instead of sleeping.
+type stallLog struct {
+	mu    sync.Mutex
+	ch    map[string]chan struct{} // closed when the connection stalls
+	saved []string
+}
+
+func (h *stallLog) get(conn string) chan struct{} {
+	ch, ok := h.ch[conn]
+	if !ok {
+		ch = make(chan struct{})
+		h.ch[conn] = ch
+	}
+	return ch
+}
+
+// watch returns a channel closed when conn is logged as stalled.
+func (h *stallLog) watch(conn string) <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.get(conn)
+}
+
+// saw reports whether conn was logged as stalled.
+func (h *stallLog) saw(conn string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Contains(h.saved, conn)
+}
+
+func (h *stallLog) Enabled(context.Context, slog.Level) bool { return true }
+func (h *stallLog) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != server.LogStalled {
+		return nil
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key != "conn" {
+			return true
+		}
+		conn := a.Value.String()
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if !slices.Contains(h.saved, conn) {
+			h.saved = append(h.saved, conn)
+			close(h.get(conn))
+		}
+		return false
+	})
+	return nil
+}
+func (h *stallLog) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *stallLog) WithGroup(string) slog.Handler      { return h }

@@ -102,10 +102,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return harnessErr(fmt.Errorf("gate: %w", err))
 	}
 	res.Report.Command = "wsconform gate " + shellJoin(args)
-	// internal/gate quotes the context's error with %v, so only its text
-	// says the deadline passed
-	if *timeout > 0 && ctx.Err() == nil && res.CommandErr != nil &&
-		(errors.Is(res.CommandErr, context.DeadlineExceeded) || strings.Contains(res.CommandErr.Error(), context.DeadlineExceeded.Error())) {
+	if *timeout > 0 && ctx.Err() == nil && errors.Is(res.CommandErr, context.DeadlineExceeded) {
 		res.CommandErr = fmt.Errorf("the client command ran past --timeout (%s) and was stopped", *timeout)
 	}
 	printGate(p, res)

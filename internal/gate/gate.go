@@ -144,7 +144,7 @@ func runCommand(ctx context.Context, opts Options, env []string) error {
 	}
 	err := cmd.Wait()
 	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("%s: stopped after %v: %w", strings.Join(opts.Command, " "), ctx.Err(), err)
+		return fmt.Errorf("%s: stopped after %w: %w", strings.Join(opts.Command, " "), ctx.Err(), err)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", strings.Join(opts.Command, " "), err)

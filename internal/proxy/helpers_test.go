@@ -335,3 +335,23 @@ func describeFindings(fs []reports.Finding) string {
 	}
 	return b.String()
 }
+
+// waitConns waits (bounded by timeout) until the proxy relays exactly n
+// connections: a client that dropped its TCP connection is gone for the
+// proxy only once the proxy's reader saw it, which a loaded machine delays.
+func (tp *testProxy) waitConns(n int) {
+	tp.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		tp.p.mu.Lock()
+		got := len(tp.p.conns)
+		tp.p.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			tp.t.Fatalf("the proxy relays %d connections after %v, want %d", got, timeout, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -22,6 +22,7 @@ func resumeFlow(t *testing.T, tp *testProxy) {
 	runTurn(t, c1, "/stream 6")
 	_ = c1.ws.NetConn().Close() // the tab is reloaded: no close frame
 	c1.closed()
+	tp.waitConns(0) // the proxy saw the drop before the tab comes back
 	c2 := dial(t, tp.url+"/ws", nil)
 	c2.send(map[string]any{"type": "resume", "session_id": sid, "last_seen_event_id": 3, "req_id": "resume-3"})
 	c2.send(map[string]any{"type": "ping", "req_id": "barrier"})

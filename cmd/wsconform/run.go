@@ -130,7 +130,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 		}
 	}
-	if err := checkCredentials(cat, opts, &f); err != nil {
+	if err := checkCredentials(cat, opts); err != nil {
 		return err
 	}
 	return f.execute(ctx, p, stdout, opts, args)

@@ -66,3 +66,27 @@ func TestAnswersItself(t *testing.T) {
 		}
 	}
 }
+
+func TestSkipReason(t *testing.T) {
+	t.Parallel()
+	ref, foreign := Target{Reference: true}, Target{}
+	tests := []struct {
+		c    Case
+		t    Target
+		opts Options
+		want string
+	}{
+		{Case{Fixture: true}, ref, Options{}, ""},
+		{Case{Fixture: true}, foreign, Options{Scripted: true, AllowMutations: true}, SkipFixture},
+		{Case{Scripted: true}, foreign, Options{}, SkipScripted},
+		{Case{Scripted: true}, foreign, Options{Scripted: true}, ""},
+		{Case{MutatesTarget: true}, foreign, Options{}, SkipMutates},
+		{Case{MutatesTarget: true}, foreign, Options{AllowMutations: true}, ""},
+		{Case{}, foreign, Options{}, ""},
+	}
+	for _, tt := range tests {
+		if got := tt.c.SkipReason(tt.t, tt.opts); got != tt.want {
+			t.Errorf("%+v on %+v with %+v: %q, want %q", tt.c, tt.t, tt.opts, got, tt.want)
+		}
+	}
+}

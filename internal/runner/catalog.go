@@ -39,8 +39,10 @@ type Case struct {
 	// Sends holds the message types the scenario sends itself, Mentions
 	// the quoted words of its steps: a prompt the scenario waits for by
 	// name, or whose reply it sends, is left to the scenario.
-	Sends       map[string]bool
-	Mentions    map[string]bool
+	Sends    map[string]bool
+	Mentions map[string]bool
+	// Vars are the {variables} its steps (Background included) use.
+	Vars        map[string]bool
 	Requirement string
 	pickle      *messages.Pickle
 }
@@ -143,6 +145,34 @@ func mentioned(p *messages.Pickle) map[string]bool {
 	return out
 }
 
+// usedVars lists the {variables} a scenario's steps, docstrings and tables
+// use.
+func usedVars(p *messages.Pickle) map[string]bool {
+	out := map[string]bool{}
+	add := func(text string) {
+		for _, m := range varRef.FindAllStringSubmatch(text, -1) {
+			out[m[1]] = true
+		}
+	}
+	for _, st := range p.Steps {
+		add(st.Text)
+		if st.Argument == nil {
+			continue
+		}
+		if st.Argument.DocString != nil {
+			add(st.Argument.DocString.Content)
+		}
+		if st.Argument.DataTable != nil {
+			for _, row := range st.Argument.DataTable.Rows {
+				for _, cell := range row.Cells {
+					add(cell.Value)
+				}
+			}
+		}
+	}
+	return out
+}
+
 func countPrefix(seen map[string]string, id string) int {
 	n := 0
 	for k := range seen {
@@ -163,7 +193,7 @@ func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Sce
 		c.Line = int(sc.Location.Line)
 		c.Requirement = strings.TrimSpace(sc.Description)
 	}
-	c.Sends, c.Mentions = sentTypes(p), mentioned(p)
+	c.Sends, c.Mentions, c.Vars = sentTypes(p), mentioned(p), usedVars(p)
 	for _, t := range p.Tags {
 		c.Tags = append(c.Tags, t.Name)
 		switch {

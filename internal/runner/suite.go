@@ -176,18 +176,32 @@ const (
 	SkipFixture  = "reads data only the reference server ships (demo skills, commands, back ends); it runs against the reference server only"
 )
 
+// SkipReason says why the case does not run against the target with
+// these options ("" when it runs): fixtures of the reference server, hints
+// the user did not say the target follows, state the user did not allow
+// the run to change.
+func (c *Case) SkipReason(t Target, opts Options) string {
+	switch {
+	case t.Reference:
+		return ""
+	case c.Fixture:
+		return SkipFixture
+	case c.Scripted && !opts.Scripted:
+		return SkipScripted
+	case c.MutatesTarget && !opts.AllowMutations:
+		return SkipMutates
+	}
+	return ""
+}
+
 // target runs the catalog against one target: the concurrent scenarios,
 // then the @serial ones one at a time.
 func (r *run) target(ctx context.Context, t Target) {
 	var parallel, serial []*Case
 	for _, c := range r.cat.Cases {
-		switch {
-		case c.Fixture && !t.Reference:
-			r.add(skipped(c, t, SkipFixture))
-		case c.Scripted && !t.Reference && !r.opts.Scripted:
-			r.add(skipped(c, t, SkipScripted))
-		case c.MutatesTarget && !t.Reference && !r.opts.AllowMutations:
-			r.add(skipped(c, t, SkipMutates))
+		switch why := c.SkipReason(t, r.opts); {
+		case why != "":
+			r.add(skipped(c, t, why))
 		case c.Serial:
 			serial = append(serial, c)
 		default:

@@ -1,10 +1,8 @@
 package hostd_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -28,21 +26,13 @@ func TestInvalidUTF8Fails(t *testing.T) {
 			defer ws.Close()
 			bad := "{\"type\":\"run.output\",\"ts\":\"2025-01-01T00:00:00Z\",\"host_id\":\"h-utf8\",\"run_id\":\"00000000-0000-4000-8000-000000000001\",\"seq\":1,\"data\":{\"text\":\"\xff\"}}"
 			_ = ws.WriteMessage(websocket.TextMessage, []byte(bad))
-			for {
-				_ = ws.SetReadDeadline(time.Now().Add(reftest.Timeout))
-				_, data, err := ws.ReadMessage()
-				var ce *websocket.CloseError
-				if errors.As(err, &ce) {
-					if ce.Code != websocket.CloseInvalidFramePayloadData {
-						t.Errorf("close code %d, want 1007", ce.Code)
-					}
-					return
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if strings.Contains(string(data), "run.ack") {
-					t.Errorf("the invalid frame was handled: %s", data)
+			got, code := reftest.ReadToClose(t, ws)
+			if code != websocket.CloseInvalidFramePayloadData {
+				t.Errorf("close code %d, want 1007", code)
+			}
+			for _, m := range got {
+				if strings.Contains(m, "run.ack") {
+					t.Errorf("the invalid frame was handled: %s", m)
 				}
 			}
 		})

@@ -1,9 +1,7 @@
 package minicodex_test
 
 import (
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -25,30 +23,11 @@ func TestInvalidUTF8Fails(t *testing.T) {
 	_ = ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"hello","v":"1.0.0"}`))
 	_ = ws.WriteMessage(websocket.TextMessage, []byte("{\"type\":\"ping\",\"req_id\":\"r\xff\"}"))
 	_ = ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"ping","req_id":"after"}`))
-	got, code := readToClose(t, ws)
+	got, code := reftest.ReadToClose(t, ws)
 	if code != websocket.CloseInvalidFramePayloadData {
 		t.Errorf("close code %d, want 1007", code)
 	}
 	if len(got) != 2 {
 		t.Errorf("got %q, want welcome and snapshot only", got)
-	}
-}
-
-// readToClose reads until the server closes and returns the messages and
-// the close code (1006 for a drop).
-func readToClose(t *testing.T, ws *websocket.Conn) ([]string, int) {
-	t.Helper()
-	var got []string
-	for {
-		_ = ws.SetReadDeadline(time.Now().Add(reftest.Timeout))
-		_, data, err := ws.ReadMessage()
-		var ce *websocket.CloseError
-		switch {
-		case errors.As(err, &ce):
-			return got, ce.Code
-		case err != nil:
-			t.Fatalf("after %q: %v", got, err)
-		}
-		got = append(got, string(data))
 	}
 }

@@ -1,9 +1,7 @@
 package myagent_test
 
 import (
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -24,21 +22,9 @@ func TestInvalidUTF8Fails(t *testing.T) {
 	defer ws.Close()
 	_ = ws.WriteMessage(websocket.TextMessage, []byte("{\"event\":\"user.message\",\"content\":\"hi \xff\"}"))
 	_ = ws.WriteMessage(websocket.TextMessage, []byte(`{"event":"user.message","content":"after"}`))
-	var got []string
-	for {
-		_ = ws.SetReadDeadline(time.Now().Add(reftest.Timeout))
-		_, data, err := ws.ReadMessage()
-		var ce *websocket.CloseError
-		if errors.As(err, &ce) {
-			if ce.Code != websocket.CloseInvalidFramePayloadData {
-				t.Errorf("close code %d, want 1007", ce.Code)
-			}
-			break
-		}
-		if err != nil {
-			t.Fatalf("after %q: %v", got, err)
-		}
-		got = append(got, string(data))
+	got, code := reftest.ReadToClose(t, ws)
+	if code != websocket.CloseInvalidFramePayloadData {
+		t.Errorf("close code %d, want 1007", code)
 	}
 	if len(got) != 1 {
 		t.Errorf("got %q, want system.connected only", got)

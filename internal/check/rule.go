@@ -21,9 +21,29 @@ type Rule struct {
 	// rule has one.
 	Quote   string `json:"quote,omitempty"`
 	Summary string `json:"summary"`
-	// Once makes a session report the rule once per message type and
-	// member, not on every frame: one reading repeated is one finding.
-	Once bool `json:"once,omitempty"`
+	// Once makes a session report the rule once, not on every frame: one
+	// reading repeated is one finding. OncePerType keys it by message type
+	// (an undocumented type), OncePerMember by member, whatever messages
+	// carry it (an optional member sent as null).
+	Once Once `json:"once,omitempty"`
+}
+
+// Once says what makes two findings of a rule the same reading.
+type Once string
+
+// The Once scopes; the empty Once reports every finding.
+const (
+	OncePerType   Once = "type"
+	OncePerMember Once = "member"
+)
+
+// onceKey is the key a session reports a Once finding once under.
+func (o Once) key(f Finding) string {
+	what := f.Type
+	if o == OncePerMember {
+		what = dialect.GenericPointer(f.Pointer)
+	}
+	return f.Rule + "\x00" + string(f.Dir) + "\x00" + what
 }
 
 // at starts a finding of this rule on a frame.

@@ -32,7 +32,7 @@ var (
 		Spec:    "the spec's closed union of message types for this direction",
 		Quote:   "the dialect manifest's \"closed\" entry quotes the union that closes the set",
 		Summary: "Where the spec's types close the set of messages for a direction, a message type is one of them."}
-	ruleTypeUndocumented = Rule{ID: "frame.type-undocumented", Severity: Warning, Evidence: Interpretation, Once: true,
+	ruleTypeUndocumented = Rule{ID: "frame.type-undocumented", Severity: Warning, Evidence: Interpretation, Once: OncePerType,
 		Spec:    "the spec's message tables for this direction (the spec does not close the set)",
 		Summary: "A message type the spec does not document: peers written to the spec do not know it. Reported once per type and session."}
 	ruleTypeRemoved = Rule{ID: "frame.type-removed", Severity: Error, Evidence: Stated,

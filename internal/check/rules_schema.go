@@ -14,7 +14,7 @@ var (
 	ruleSchemaInterpretation = Rule{ID: "schema.interpretation", Severity: Warning, Evidence: Interpretation,
 		Spec:    "our reading where the spec is silent",
 		Summary: "A message has the shape we read into a silent spec; a warning, never a failed MUST."}
-	ruleNullOptional = Rule{ID: "schema.null-optional", Severity: Warning, Evidence: Interpretation, Once: true,
+	ruleNullOptional = Rule{ID: "schema.null-optional", Severity: Warning, Evidence: Interpretation, Once: OncePerMember,
 		Spec:    "an optional member (TypeScript ?: or prose \"optional\", \"where available\") sent as null",
 		Summary: "An optional member is absent rather than null: a TypeScript `field?: T` does not admit null, though most peers treat the two alike. Reported once per member and session."}
 )

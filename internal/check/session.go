@@ -103,12 +103,8 @@ func (s *Session) Observe(f wire.Frame) []Finding {
 func (s *Session) dedupe(fs []Finding) []Finding {
 	out := fs[:0]
 	for _, f := range fs {
-		if r, ok := registry[f.Rule]; ok && r.Once {
-			typ := f.Type
-			if f.Rule == ruleNullOptional.ID {
-				typ = "" // one reading of one member, whichever messages carry it
-			}
-			key := f.Rule + "\x00" + string(f.Dir) + "\x00" + typ + "\x00" + dialect.GenericPointer(f.Pointer)
+		if r, ok := registry[f.Rule]; ok && r.Once != "" {
+			key := r.Once.key(f)
 			if s.once[key] {
 				continue
 			}

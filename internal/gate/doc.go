@@ -12,5 +12,6 @@
 //
 // Faults are the reference server's. A fault that drops the server's TCP
 // connection (drop-after) reaches the client as a dropped TCP connection
-// too (1006), as it would without the proxy in between (drop.go).
+// too (1006), as it would without the proxy in between (the proxy's
+// MirrorDrops).
 package gate

@@ -106,8 +106,10 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 // startProxy serves the proxy on a free loopback port in front of the
 // reference server and returns its base URL and how to stop it.
 func startProxy(name, upstream string, opts Options) (*proxy.Proxy, string, func(context.Context) error, error) {
+	// MirrorDrops: the reference's drop-after fault cuts its TCP connection,
+	// and a client talking to it directly would see exactly that (1006)
 	p, err := proxy.New(proxy.Config{Upstream: upstream, Dialect: name, Record: opts.Record,
-		Console: opts.Console, Quiet: !opts.Verbose, Color: opts.Color, Tool: opts.Tool})
+		Console: opts.Console, Quiet: !opts.Verbose, Color: opts.Color, Tool: opts.Tool, MirrorDrops: true})
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("start proxy: %w", err)
 	}
@@ -116,7 +118,7 @@ func startProxy(name, upstream string, opts Options) (*proxy.Proxy, string, func
 		return nil, "", nil, fmt.Errorf("start proxy: %w", err)
 	}
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(dropListener{ln})
+	go srv.Serve(ln)
 	stop := func(ctx context.Context) error {
 		err := p.Shutdown(ctx)
 		srv.Close()

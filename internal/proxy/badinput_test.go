@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -155,21 +156,31 @@ func TestUpstreamNeverAnswers(t *testing.T) {
 }
 
 // TestUpstreamDiesMidSession: the client gets 1011 (never 1006 on the
-// wire), the recording says 1006 by network.
+// wire), or with MirrorDrops its TCP connection is cut too, after the
+// messages queued before the drop; the recording says 1006 by network.
 func TestUpstreamDiesMidSession(t *testing.T) {
 	t.Parallel()
-	up := startEcho(t)
-	tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex"})
-	c := dial(t, tp.url+"/ws", nil)
-	c.sendRaw(websocket.TextMessage, []byte(`{"type":"hello","v":"1.0.0"}`))
-	c.next()
-	c.sendRaw(websocket.TextMessage, []byte("vanish"))
-	if code, reason := c.closed(); code != websocket.CloseInternalServerErr || !strings.Contains(reason, "upstream") {
-		t.Errorf("client got %d %q (%v), want 1011", code, reason, c.closeErr())
-	}
-	r := tp.Stop()
-	if cn := r.Sessions[0].Conns[0]; cn.CloseCode != 1006 || cn.CloseBy != recording.ByNetwork {
-		t.Errorf("recorded end %+v, want 1006 by network", cn)
+	for _, mirror := range []bool{false, true} {
+		t.Run("mirror="+strconv.FormatBool(mirror), func(t *testing.T) {
+			t.Parallel()
+			up := startEcho(t)
+			tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex", MirrorDrops: mirror})
+			c := dial(t, tp.url+"/ws", nil)
+			c.sendRaw(websocket.TextMessage, []byte(`{"type":"hello","v":"1.0.0"}`))
+			c.next()
+			c.sendRaw(websocket.TextMessage, []byte("vanish"))
+			code, reason := c.closed()
+			switch {
+			case mirror && code != websocket.CloseAbnormalClosure:
+				t.Errorf("client got %d %q (%v), want its TCP connection cut (1006)", code, reason, c.closeErr())
+			case !mirror && (code != websocket.CloseInternalServerErr || !strings.Contains(reason, "upstream")):
+				t.Errorf("client got %d %q (%v), want 1011", code, reason, c.closeErr())
+			}
+			r := tp.Stop()
+			if cn := r.Sessions[0].Conns[0]; cn.CloseCode != 1006 || cn.CloseBy != recording.ByNetwork {
+				t.Errorf("recorded end %+v, want 1006 by network", cn)
+			}
+		})
 	}
 }
 

@@ -72,6 +72,13 @@ type Config struct {
 	Seed uint64
 	// Insecure skips TLS verification of a wss:// (and https://) upstream.
 	Insecure bool
+	// MirrorDrops makes an upstream that vanished without a close frame a
+	// vanished connection for the client too: once what is queued for it
+	// is written, its TCP connection is cut (the client sees 1006), as it
+	// would be talking to the server directly. Without it the client gets
+	// 1011 "wsproxy: upstream connection lost". The gate sets it, so that
+	// a client that reconnects only after a drop is tested as in production.
+	MirrorDrops bool
 
 	// MaxFrame is the largest message relayed; a larger one closes its
 	// connection with 1009 and is reported.

@@ -260,6 +260,10 @@ func (c *conn) readEnded(a, b *leg, err error) {
 		// not answer our close in time.
 		c.setEnd(ending{code: websocket.CloseAbnormalClosure, reason: describe(a, err), by: recording.ByNetwork})
 		c.stopWriter(a)
+		if b.side == sideClient && c.p.cfg.MirrorDrops && b.closeRecv.Load() == 0 {
+			c.sendClose(b, websocket.CloseAbnormalClosure, "") // a drop, after what is queued
+			return
+		}
 		code, reason := c.lostCode(b, false)
 		c.sendClose(b, code, reason)
 	}
@@ -446,8 +450,15 @@ const shutdownGrace = time.Second
 
 // writeClose sends a close frame (1005 sends one without a status code)
 // and gives the peer CloseGrace to answer before its reader gives up.
+//
+// Code 1006 is never sent (RFC 6455 §7.4.1): it stands for a drop
+// (Config.MirrorDrops), and the leg's TCP connection is cut instead.
 func (c *conn) writeClose(l *leg, code int, reason string) {
 	l.closeQueued.Store(true)
+	if code == websocket.CloseAbnormalClosure {
+		c.abortLeg(l)
+		return
+	}
 	payload := websocket.FormatCloseMessage(code, truncateReason(reason))
 	if code == websocket.CloseNoStatusReceived {
 		payload = nil

@@ -138,6 +138,10 @@ type Report struct {
 	Command   string     `json:"command,omitempty"`
 	Scenarios []Scenario `json:"scenarios,omitempty"`
 	Sessions  []Session  `json:"sessions,omitempty"`
+	// Replays are the per-connection comparisons of a replay with its
+	// recording (reports/replay.go); a connection that does not match
+	// fails the report (Tally).
+	Replays []ReplayDiff `json:"replays,omitempty"`
 	// RootCauses are the distinct problems the report's findings show,
 	// each listed once (Tally fills it); an error among them fails the
 	// report even when every scenario passed.
@@ -282,6 +286,11 @@ func (r *Report) Tally() {
 	}
 	for _, s := range r.Sessions {
 		add(s.Verdict, false)
+	}
+	for _, d := range r.Replays {
+		if !d.Matched {
+			r.Verdict = Worst(r.Verdict, Failed)
+		}
 	}
 	r.RootCauses = r.groupRootCauses()
 	for _, rc := range r.RootCauses {

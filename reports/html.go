@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/wire"
 )
 
 // The page is one template with its style sheet and script inlined, so that
@@ -101,6 +102,12 @@ type page struct {
 	CSS         template.CSS
 	JS          template.JS
 	Data        template.JS
+	// Replays are the report's replay diffs (reports/replay_view.go),
+	// ReplayLede says how many differ, ReplayClient that a client was on
+	// trial (serve --replay), not a server.
+	Replays      []*replayView
+	ReplayLede   string
+	ReplayClient bool
 }
 
 type verdictCount struct {
@@ -209,7 +216,7 @@ type matrixRow struct {
 }
 
 func newPage(r *Report) (*page, error) {
-	p := &page{R: r, CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS), Duration: fmtDuration(r.Finished.Sub(r.Started))}
+	p := &page{R: r, CSS: template.CSS(htmlCSS), JS: template.JS(JS()), Duration: fmtDuration(r.Finished.Sub(r.Started))}
 	switch r.Kind {
 	case KindRun:
 		p.KindLabel, p.Noun, p.TargetLabel = "Conformance run", "scenario", "Target"
@@ -219,6 +226,8 @@ func newPage(r *Report) (*page, error) {
 		p.KindLabel, p.Noun, p.TargetLabel = "Recording validation", "session", "Recording"
 	case KindGate:
 		p.KindLabel, p.Noun, p.TargetLabel = "Client gate", "check", "Server"
+	case KindReplay:
+		p.KindLabel, p.Noun, p.TargetLabel = "Replay", "session", "Server"
 	default:
 		p.KindLabel, p.Noun, p.TargetLabel = r.Kind, "session", "Target"
 	}
@@ -242,6 +251,7 @@ func newPage(r *Report) (*page, error) {
 		p.Items = append(p.Items, sessionItem(r, roots, len(p.Items), &r.Sessions[i], anchors))
 	}
 	p.rootViews()
+	p.replayViews(anchors)
 	p.tally()
 	p.Matrix = matrix(r, p.Items)
 	data, err := pageData(p.Items)
@@ -291,6 +301,29 @@ func (p *page) tally() {
 		}
 	}
 	p.Lede = lede(p.Noun, p.Total, count)
+	if p.ReplayLede != "" {
+		p.Lede = withReplayLede(p.ReplayLede, p.Lede, p.Total)
+	}
+}
+
+// replayViews prepares the report's replay diffs, their ordering column
+// headed by the report's dialect when a diff does not name its own.
+func (p *page) replayViews(anchors map[string]bool) {
+	label := ""
+	if len(p.R.Dialects) == 1 {
+		label = SeqLabel(p.R.Dialects[0])
+	}
+	client := len(p.R.Replays) > 0
+	for _, d := range p.R.Replays {
+		l := label
+		if d.Dialect != "" {
+			l = ""
+		}
+		p.Replays = append(p.Replays, newReplayView(d, l, anchors))
+		client = client && d.Side == wire.ClientToServer
+	}
+	p.ReplayClient = client
+	p.ReplayLede = replayLede(p.R.Replays)
 }
 
 // attend files a failed item under "needs attention": apart when a root

@@ -66,7 +66,9 @@ type junitProblem struct {
 // suite has one testcase per distinct problem seen there (failed for an
 // error, with the spec's words, expected vs actual, the count and the
 // scenarios it reached), so that a dashboard counts problems, not the
-// scenarios a problem happened to reach. Harness errors of the whole report become
+// scenarios a problem happened to reach. A "replay" suite has one
+// testcase per replayed connection, failed with its differing rows when it
+// does not match its recording (junit_replay.go). Harness errors of the whole report become
 // an errored testcase of a "wsconform" suite, so that they are not lost.
 func WriteJUnit(w io.Writer, r *Report) error {
 	out := junitSuites{Name: "wsconform " + r.Kind, Time: seconds(r.Finished.Sub(r.Started).Seconds())}
@@ -118,6 +120,12 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			SystemOut: cdata(nonStrictDetail(se.Verdict, se.Findings, inSession) + wireLog(se.Frames))}
 		s.add(&c, se.Verdict, sessionReason(se, inSession), xmlSafe(sessionDetail(se, inSession)), "")
 		s.Cases = append(s.Cases, c)
+	}
+	for _, c := range replayCases(r) {
+		s := suite(replaySuite)
+		secs[replaySuite] += c.secs
+		s.add(&c.junitCase, c.verdict, c.message, c.detail, "")
+		s.Cases = append(s.Cases, c.junitCase)
 	}
 	for _, rs := range rootCauseSuites(r) {
 		s := suite(rs.name)

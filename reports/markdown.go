@@ -20,7 +20,8 @@ const (
 
 // WriteMarkdown writes a short summary of the report in GitHub-flavoured
 // Markdown: the verdict, the distinct problems (root causes) in a table,
-// each once with how many findings and which scenarios it reached, a table
+// each once with how many findings and which scenarios it reached, the
+// replayed connections with their first differing rows, a table
 // of counts (per target for a run, per
 // dialect for sessions), each failure with its reason and the command that
 // re-runs it, harness errors and stale baseline entries. It stays under
@@ -29,6 +30,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	mdHeader(&b, r)
 	mdRootCauses(&b, r)
+	mdReplays(&b, r)
 	mdCounts(&b, r)
 	mdFailures(&b, r)
 	mdList(&b, "Harness errors", r.Errors)
@@ -83,7 +85,7 @@ var mdEmoji = map[Verdict]string{Passed: "✅", NonStrict: "⚠️", Failed: "�
 
 func mdHeader(b *strings.Builder, r *Report) {
 	kind := map[string]string{KindRun: "conformance run", KindProxy: "proxy session", KindValidate: "recording validation",
-		KindGate: "client gate"}[r.Kind]
+		KindGate: "client gate", KindReplay: "replay"}[r.Kind]
 	if kind == "" {
 		kind = mdText(r.Kind)
 	}
@@ -101,7 +103,11 @@ func mdHeader(b *strings.Builder, r *Report) {
 		total += r.Counts[v]
 	}
 	var facts []string
-	facts = append(facts, "**"+mdText(lede(noun, total, count))+"**")
+	l := lede(noun, total, count)
+	if rl := replayLede(r.Replays); rl != "" {
+		l = withReplayLede(rl, l, total)
+	}
+	facts = append(facts, "**"+mdText(l)+"**")
 	if len(r.Dialects) > 0 {
 		facts = append(facts, mdText(strings.Join(r.Dialects, ", ")))
 	}

@@ -15,13 +15,15 @@ import (
 //
 //   - the URLs of targets and connections (query values such as token and
 //     host_token, a user-info password);
-//   - the credential members of text frames' payloads ({"apiKey": …});
+//   - the credential members of text frames' payloads ({"apiKey": …}),
+//     the replay diffs' frames included;
 //   - in every text (the command line and rerun commands, steps, findings'
 //     messages, Expected, Actual and diffs, root causes, errors, notes):
 //     name=value pairs with a credential name (--var host_token=…),
 //     credential header lines (--header 'Authorization: Bearer …'), and
 //     JSON credential members quoted in it;
-//   - a finding's Actual when its pointer names a credential member;
+//   - a finding's Actual, and a replay diff's member values, when the
+//     pointer names a credential member;
 //   - everywhere, payloads included, every secret value (of MinLiteral
 //     characters or more) that one of the above revealed.
 //
@@ -55,6 +57,7 @@ func Redact(r *Report) *Report {
 		}
 		se.Frames = redactFrames(s, se.Frames)
 	}
+	c.Replays = redactReplays(s, r.Replays, false)
 
 	// Then every text, and the frames again for the values found since.
 	c.Command = s.Text(c.Command)
@@ -83,6 +86,7 @@ func Redact(r *Report) *Report {
 		se.Findings = redactFindings(s, se.Findings)
 		se.Frames = literalFrames(s, se.Frames)
 	}
+	c.Replays = redactReplays(s, c.Replays, true)
 	c.RootCauses = append([]RootCause(nil), r.RootCauses...)
 	for i := range c.RootCauses {
 		rc := &c.RootCauses[i]

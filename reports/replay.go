@@ -24,6 +24,9 @@ type ReplayDiff struct {
 	Conn     string `json:"conn"`
 	Replayed string `json:"replayed,omitempty"`
 	URL      string `json:"url"`
+	// Dialect names the recording's dialect, for the heading of the
+	// ordering column (event_id, seq, index); optional.
+	Dialect string `json:"dialect,omitempty"`
 	// Side is the direction compared: s2c when a server was replayed
 	// against (wsconform replay), c2s when a client was (serve --replay).
 	Side wire.Direction `json:"side"`
@@ -62,4 +65,13 @@ func (d ReplayDiff) Differs() int {
 		}
 	}
 	return n
+}
+
+// Counts counts the rows of each operation (DiffSame, DiffChanged…).
+func (d ReplayDiff) Counts() map[string]int {
+	m := map[string]int{}
+	for _, r := range d.Rows {
+		m[r.Op]++
+	}
+	return m
 }

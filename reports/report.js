@@ -38,11 +38,7 @@
   var spacer = body.appendChild(document.createElement('div'));
   spacer.className = 'spacer';
 
-  function esc(s) {
-    return String(s == null ? '' : s).replace(/[&<>"']/g, function (c) {
-      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
-    });
-  }
+  var esc = wscJSON.esc;
   function plural(n, w) { return n + ' ' + w + (n === 1 ? '' : 's'); }
   function fmtMs(v) {
     if (v < 10) return v.toFixed(2) + ' ms';
@@ -57,50 +53,9 @@
     return (n / 1048576).toFixed(1) + ' MiB';
   }
 
-  // ---- JSON pretty-printing without parsing: number literals, duplicate
-  // keys and invalid documents are shown exactly as they were sent.
-  function prettyLines(s) {
-    var t = s.replace(/^\s+/, '');
-    if (!t || (t[0] !== '{' && t[0] !== '[') || s.length > PRETTY_MAX) return null;
-    var lines = [], cur = [], depth = 0, i = 0, n = s.length, j, k;
-    function ws(c) { return c === ' ' || c === '\n' || c === '\r' || c === '\t'; }
-    function nl() { lines.push(cur); cur = [['', '  '.repeat(Math.min(depth, 32))]]; }
-    while (i < n) {
-      var c = s[i];
-      if (ws(c)) { i++; continue; }
-      if (c === '"') {
-        j = i + 1;
-        while (j < n && s[j] !== '"') { if (s[j] === '\\') j++; j++; }
-        var str = s.slice(i, j + 1);
-        i = j + 1;
-        k = i; while (k < n && ws(s[k])) k++;
-        cur.push([s[k] === ':' ? 'j-k' : 'j-s', str]);
-      } else if (c === '{' || c === '[') {
-        k = i + 1; while (k < n && ws(s[k])) k++;
-        var close = c === '{' ? '}' : ']';
-        if (s[k] === close) { cur.push(['', c + close]); i = k + 1; continue; }
-        cur.push(['', c]); depth++; i++; nl();
-      } else if (c === '}' || c === ']') {
-        depth = Math.max(0, depth - 1); nl(); cur.push(['', c]); i++;
-      } else if (c === ',') {
-        cur.push(['', ',']); i++; nl();
-      } else if (c === ':') {
-        cur.push(['', ': ']); i++;
-      } else {
-        j = i; while (j < n && ',:]}"{['.indexOf(s[j]) < 0 && !ws(s[j])) j++;
-        if (j === i) j = i + 1;
-        var lit = s.slice(i, j); i = j;
-        cur.push([/^-?\d/.test(lit) ? 'j-n' : /^(true|false|null)$/.test(lit) ? 'j-l' : '', lit]);
-      }
-    }
-    lines.push(cur);
-    return lines;
-  }
-  function linesHTML(lines) {
-    return lines.map(function (l) {
-      return l.map(function (t) { return t[0] ? '<span class="' + t[0] + '">' + esc(t[1]) + '</span>' : esc(t[1]); }).join('');
-    }).join('\n');
-  }
+  // JSON pretty-printing is shared with replay diffs and the live view
+  // (json.js, loaded first).
+  var prettyLines = wscJSON.prettyLines, linesHTML = wscJSON.linesHTML;
   function frameText(f) {
     if (f[5] === 'close') return 'close ' + f[11] + (f[9] ? ' ' + f[9] : '');
     if (f[10] & 1) return f[9].replace(/(.{76})/g, '$1\n');

@@ -47,6 +47,7 @@ var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"add":   func(a, b int) int { return a + b },
 	"int":   func(n int64) int { return int(n) },
 	"prose": prose,
+	"txt":   textHTML,
 }).Parse(htmlTemplate))
 
 // WriteHTML writes the report as one self-contained HTML page: inline CSS

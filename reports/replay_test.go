@@ -171,6 +171,8 @@ func TestReplayGateClientWording(t *testing.T) {
 func TestReplayHTMLFolds(t *testing.T) {
 	t.Parallel()
 	r := ReplayReport(3000)
+	extra := r.Replays[1].Rows[3002].Replayed
+	extra.Payload, extra.Type = xssImg+xssScript, xssImg
 	var b bytes.Buffer
 	if err := ReplayDiffHTML(&b, r.Replays[1]); err != nil {
 		t.Fatal(err)
@@ -188,12 +190,23 @@ func TestReplayHTMLFolds(t *testing.T) {
 			t.Errorf("the fragment lacks %q", want)
 		}
 	}
-	if strings.Contains(html, "<b>thinking") {
-		t.Error("a payload's markup is not escaped")
+	for _, bad := range []string{"<b>thinking", "<img", "<script", "<!--"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("a payload's markup %q is not escaped", bad)
+		}
 	}
 	// 2 context rows before the differences, 3 after (too few to fold)
 	if n := strings.Count(html, `class="rr op-same"`) - 2998; n != 5 {
 		t.Errorf("%d identical rows shown outside the fold, want 5", n)
+	}
+	long := ReplayReport(replayRunMax + 300)
+	b.Reset()
+	if err := ReplayDiffHTML(&b, long.Replays[1]); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), `class="rr op-same"`); n != replayRunMax+5 ||
+		!strings.Contains(b.String(), `… 5298 identical frames</summary>`) || !strings.Contains(b.String(), "… and 298 more identical frames, not in this page") {
+		t.Errorf("a run beyond replayRunMax: %d identical rows rendered", n)
 	}
 	var m bytes.Buffer
 	if err := ReplayDiffHTML(&m, r.Replays[0]); err != nil {

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"html/template"
 	"io"
 	"strings"
 
@@ -19,6 +20,10 @@ const (
 	replayChunk      = 100
 	replayPreview    = 160 // characters of a payload in a row
 	replayMembersRow = 4   // member diffs a changed row lists before "and N more"
+	// replayRunMax is how many rows of one folded run the page holds: the
+	// rest of a longer run is counted, not rendered (the JSON report has
+	// every row), so that a page stays a few MB.
+	replayRunMax = 5000
 )
 
 // ReplayDiffHTML renders one replay diff as an HTML fragment, with the
@@ -56,7 +61,9 @@ type opCount struct {
 // replayPart is a stretch of rows: shown, or (Run > 0) a run of identical
 // rows folded behind one line.
 type replayPart struct {
-	Run    int
+	Run int
+	// Left counts the rows of the run beyond replayRunMax, not rendered.
+	Left   int
 	Chunks []replayChunkView
 }
 
@@ -71,6 +78,7 @@ type replayRowView struct {
 	Anchor      string
 	Left, Right *replayCell
 	Members     []MemberDiff // every member that differs
+	Other       string       // heads the replayed side's values
 	Shown       []MemberDiff // those listed in the row itself
 	MoreMembers int
 }
@@ -80,7 +88,6 @@ type replayCell struct {
 	Index     int64
 	Dir       string
 	Arrow     string
-	DirTitle  string
 	Type      string
 	Seq       string
 	Preview   string
@@ -110,12 +117,13 @@ func newReplayView(d ReplayDiff, seqLabel string, anchors map[string]bool) *repl
 			v.Counts = append(v.Counts, opCount{op, counts[op]})
 		}
 	}
-	v.Parts = replayParts(v.Anchor, d.Rows)
+	v.Parts = replayParts(v.Anchor, d.Rows, map[string]string{"client": "client sent", "server": "replayed"}[v.Who])
 	return v
 }
 
 // replayParts folds long runs of identical rows and chunks the rest.
-func replayParts(anchor string, rows []ReplayRow) []replayPart {
+// Each row's member table heads its second column with other.
+func replayParts(anchor string, rows []ReplayRow, other string) []replayPart {
 	var parts []replayPart
 	var shown []replayRowView
 	flush := func() {
@@ -124,7 +132,11 @@ func replayParts(anchor string, rows []ReplayRow) []replayPart {
 			shown = nil
 		}
 	}
-	view := func(i int) replayRowView { return newReplayRowView(fmt.Sprintf("%s-r%d", anchor, i+1), rows[i]) }
+	view := func(i int) replayRowView {
+		v := newReplayRowView(fmt.Sprintf("%s-r%d", anchor, i+1), rows[i])
+		v.Other = other
+		return v
+	}
 	for i := 0; i < len(rows); {
 		if rows[i].Op != DiffSame {
 			shown = append(shown, view(i))
@@ -150,11 +162,12 @@ func replayParts(anchor string, rows []ReplayRow) []replayPart {
 		}
 		if hidden := j - i - lead - trail; hidden > 0 {
 			flush()
-			run := make([]replayRowView, 0, hidden)
-			for k := i + lead; k < j-trail; k++ {
+			keep := min(hidden, replayRunMax)
+			run := make([]replayRowView, 0, keep)
+			for k := i + lead; k < i+lead+keep; k++ {
 				run = append(run, view(k))
 			}
-			parts = append(parts, replayPart{Run: hidden, Chunks: chunkRows(run)})
+			parts = append(parts, replayPart{Run: hidden, Left: hidden - keep, Chunks: chunkRows(run)})
 		}
 		for k := j - trail; k < j; k++ {
 			shown = append(shown, view(k))
@@ -197,11 +210,8 @@ func newReplayCell(f *Frame) *replayCell {
 	if f == nil {
 		return nil
 	}
-	c := &replayCell{Index: f.Index, Dir: string(f.Dir), Arrow: f.Dir.Arrow(), DirTitle: "server to client",
+	c := &replayCell{Index: f.Index, Dir: string(f.Dir), Arrow: f.Dir.Arrow(),
 		Type: f.Type, Seq: f.Seq, Payload: f.Payload, Binary: f.Binary, Truncated: f.Truncated, Size: f.Size}
-	if f.Dir == wire.ClientToServer {
-		c.DirTitle = "client to server"
-	}
 	if !f.Time.IsZero() {
 		c.Clock = f.Time.Format("15:04:05.000")
 	}
@@ -275,3 +285,12 @@ func withReplayLede(replay, lede string, total int) string {
 	}
 	return replay + ". " + lede
 }
+
+// textEscaper escapes what text content needs, no more: html/template
+// escapes quotes too (&#34;), which would grow the JSON payloads of a
+// diff of thousands of rows by a third.
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// textHTML is s escaped for an element's text content (a <span> or
+// <pre>), never for an attribute, a <script> or a <style>.
+func textHTML(s string) template.HTML { return template.HTML(textEscaper.Replace(s)) }

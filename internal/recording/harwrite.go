@@ -241,6 +241,8 @@ func (ex *harExport) nothing(src Source) error {
 	switch {
 	case n > 0:
 		return nil
+	case src == SourceHAR && ex.lines == 0:
+		return fmt.Errorf("%w: the HAR file has no WebSocket messages", ErrNothingToExport)
 	case ex.lines == 0 && ex.problems > 0:
 		return fmt.Errorf("%w: not a recording: no line could be read (%d unreadable; the first, %s)", ErrNothingToExport, ex.problems, ex.first)
 	case ex.lines == 0:
@@ -249,8 +251,6 @@ func (ex *harExport) nothing(src Source) error {
 		return fmt.Errorf("%w: no connection of session %q in the recording", ErrNothingToExport, ex.opts.Session)
 	case len(ex.order) > 0:
 		return fmt.Errorf("%w: every connection of the recording is unjudged and OmitUnjudged leaves them out", ErrNothingToExport)
-	case src == SourceHAR:
-		return fmt.Errorf("%w: the HAR file has no WebSocket messages", ErrNothingToExport)
 	}
 	return fmt.Errorf("%w: the recording holds no connection (%d lines)", ErrNothingToExport, ex.lines)
 }

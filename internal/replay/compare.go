@@ -7,11 +7,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/wsconform/wsconform/internal/redact"
 )
 
 // MemberDiff is one member that differs between a recorded message and its
-// replayed counterpart. Recorded or Replayed is "" when the member is
-// absent on that side.
+// replayed counterpart, each side as JSON text. Recorded or Replayed is ""
+// when the member is absent on that side; a member present with the value
+// null is "null", so the two stay apart.
 type MemberDiff struct {
 	Pointer  string `json:"pointer"`
 	Recorded string `json:"recorded,omitempty"`
@@ -67,9 +70,9 @@ func (c *comparer) walk(path []string, a, b any) {
 				c.walk(p, x, y)
 			case c.masks.Match(c.typ, p):
 			case inA:
-				c.add(p, x, nil)
+				c.add(p, x, absent{})
 			default:
-				c.add(p, nil, y)
+				c.add(p, absent{}, y)
 			}
 		}
 	case []any:
@@ -84,20 +87,26 @@ func (c *comparer) walk(path []string, a, b any) {
 			case i < len(av) && i < len(bv):
 				c.walk(p, av[i], bv[i])
 			case i < len(av):
-				c.add(p, av[i], nil)
+				c.add(p, av[i], absent{})
 			default:
-				c.add(p, nil, bv[i])
+				c.add(p, absent{}, bv[i])
 			}
 		}
 	case string:
 		bs, ok := b.(string)
-		if ok && c.ids != nil && len(path) > 0 && c.ids.IsID(path[len(path)-1]) {
+		switch {
+		case ok && redact.IsMarker(av):
+			// The recorder redacted a credential: its value is unknown,
+			// any string stands in for it.
+		case ok && c.ids != nil && len(path) > 0 && c.ids.IsID(path[len(path)-1]):
 			if !c.ids.Learn(av, bs) {
 				c.add(path, a, b)
 			}
-			return
-		}
-		if !ok || av != bs {
+		case !ok:
+			c.add(path, a, b)
+		case av != bs && (c.ids == nil || c.ids.Rewrite(av) != bs):
+			// A learned id inside a text (a path that names the session)
+			// is not a difference either.
 			c.add(path, a, b)
 		}
 	default:
@@ -136,9 +145,14 @@ func unionKeys(a, b map[string]any) []string {
 	return keys
 }
 
-// show renders a value for a diff ("" for an absent member).
+// absent stands for a member one side lacks, apart from a JSON null
+// (nil), which is a value.
+type absent struct{}
+
+// show renders a value for a diff: "" for an absent member, "null" for a
+// JSON null.
 func show(v any) string {
-	if v == nil {
+	if _, ok := v.(absent); ok {
 		return ""
 	}
 	b, err := json.Marshal(v)

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
@@ -13,6 +14,9 @@ import (
 type IDs struct {
 	names map[string]bool
 	ids   map[string]string
+	// back maps each new value to the recorded one it stands for: two
+	// recorded ids that became one are a difference, not a renaming.
+	back  map[string]string
 	order map[string]json.Number
 }
 
@@ -22,7 +26,7 @@ func NewIDs(dialect string) *IDs {
 	for _, n := range KnowledgeOf(dialect).IDs {
 		names[n] = true
 	}
-	return &IDs{names: names, ids: map[string]string{}, order: map[string]json.Number{}}
+	return &IDs{names: names, ids: map[string]string{}, back: map[string]string{}, order: map[string]json.Number{}}
 }
 
 // IsID reports whether a member name holds an id: a dialect's id member,
@@ -35,19 +39,30 @@ func (m *IDs) IsID(name string) bool {
 }
 
 // Learn records that the recorded id old is now new. It reports false
-// when old was already mapped to another value (an inconsistency).
+// when old was already mapped to another value, or new already stands for
+// another recorded id (an inconsistency either way).
 func (m *IDs) Learn(old, new string) bool {
-	if old == new || old == "" {
+	if old == "" {
 		return true
 	}
 	if have, ok := m.ids[old]; ok {
 		return have == new
 	}
+	if was, ok := m.back[new]; ok && was != old {
+		return false
+	}
+	if old == new {
+		// Kept as is: remembered, so that a later sighting that maps old
+		// elsewhere, or another id onto it, is caught.
+		m.back[new] = old
+		return true
+	}
 	m.ids[old] = new
+	m.back[new] = old
 	return true
 }
 
-// Lookup returns the new value of a recorded id.
+// Lookup returns the new value of a recorded id that changed.
 func (m *IDs) Lookup(old string) (string, bool) {
 	v, ok := m.ids[old]
 	return v, ok
@@ -65,6 +80,61 @@ func (m *IDs) LearnOrder(old, new json.Number) {
 func (m *IDs) Order(old json.Number) (json.Number, bool) {
 	v, ok := m.order[old.String()]
 	return v, ok
+}
+
+// OrderNear returns the new ordering value of a recorded one, or, when
+// that value was never seen in an aligned answer (a cursor past the last
+// event, or between two), the new value of the nearest recorded value
+// below it shifted by the same distance. It reports false when nothing
+// below it was learned.
+func (m *IDs) OrderNear(old json.Number) (json.Number, bool) {
+	if v, ok := m.Order(old); ok {
+		return v, true
+	}
+	want, err := old.Int64()
+	if err != nil {
+		return "", false
+	}
+	var bestOld, bestNew int64
+	found := false
+	for k, v := range m.order {
+		o, err1 := json.Number(k).Int64()
+		n, err2 := v.Int64()
+		if err1 != nil || err2 != nil || o > want || (found && o <= bestOld) {
+			continue
+		}
+		bestOld, bestNew, found = o, n, true
+	}
+	if !found {
+		return "", false
+	}
+	return json.Number(strconv.FormatInt(bestNew+(want-bestOld), 10)), true
+}
+
+// minEmbedded is the shortest learned id Rewrite looks for inside a
+// text: shorter ones ("1", "a") would match by chance.
+const minEmbedded = 6
+
+// Rewrite replaces, in a recorded text, every learned id it contains
+// (one at least minEmbedded long) with its new value: a path or message
+// that quotes a session id reads as the new server would write it.
+func (m *IDs) Rewrite(s string) string {
+	if len(m.ids) == 0 || len(s) < minEmbedded {
+		return s
+	}
+	if v, ok := m.ids[s]; ok {
+		return v
+	}
+	var pairs []string
+	for old, new := range m.ids {
+		if len(old) >= minEmbedded && strings.Contains(s, old) {
+			pairs = append(pairs, old, new)
+		}
+	}
+	if len(pairs) == 0 {
+		return s
+	}
+	return strings.NewReplacer(pairs...).Replace(s)
 }
 
 // Len is how many ids were learned.

@@ -37,7 +37,7 @@ var knowledge = map[string]Knowledge{
 		IDs:      []string{"host_id", "run_id", "input_id"},
 	},
 	"myagent": {
-		Volatile: []string{"timestamp", "agent.thinking:/content", "agent.partial_answer:/content", "agent.final_answer:/content"},
+		Volatile: []string{"timestamp", "created_at", "agent.thinking:/content", "agent.partial_answer:/content", "agent.final_answer:/content"},
 		IDs:      []string{"session_id", "step_id", "connection_id"},
 		Cursors:  []string{"user.reconnect_with_state:/last_seq", "user.reconnect_with_state:/content/last_seq", "user.reconnect_with_state:/metadata/last_seq", "user.ack:/seq", "user.ack:/content/seq"},
 		Timed:    []string{"system.heartbeat"},

@@ -129,7 +129,7 @@ func Read(r io.Reader, dialectName string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read recording: %w", err)
 	}
-	if b.frames == 0 {
+	if b.data == 0 {
 		return b.p, ErrNoFrames
 	}
 	if err := b.p.chooseDialect(dialectName, b.dialect); err != nil {
@@ -139,10 +139,13 @@ func Read(r io.Reader, dialectName string) (*Plan, error) {
 }
 
 type planBuilder struct {
-	p       *Plan
-	conns   map[string]*Conn
-	frames  int
-	dialect string
+	p     *Plan
+	conns map[string]*Conn
+	// frames counts every frame (the memory bound), data the text and
+	// binary ones (a recording of only control frames has nothing to
+	// replay).
+	frames, data int
+	dialect      string
 }
 
 func (b *planBuilder) line(l recording.Line) error {
@@ -200,6 +203,9 @@ func (b *planBuilder) frame(l recording.Line) error {
 	}
 	if b.frames++; b.frames > MaxPlanFrames {
 		return fmt.Errorf("more than %d frames; replay holds its recording in memory, cut it first", MaxPlanFrames)
+	}
+	if f.Op == wire.OpText || f.Op == wire.OpBinary {
+		b.data++
 	}
 	c := b.conn(l)
 	if f.URL == "" {

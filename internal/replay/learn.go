@@ -1,0 +1,73 @@
+package replay
+
+import (
+	"encoding/json"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
+)
+
+// learnState is how far a connection's answers have been learned from.
+type learnState struct {
+	next int            // received frames looked at
+	seen map[string]int // per type, how many were paired
+}
+
+// learn pairs each new answer with the recorded answer of its type at the
+// same count (the k-th run_status with the k-th run_status, as the waits
+// count them) and learns from the pair: the ids the new server minted in
+// place of the recorded ones, and its ordering values. Later client frames
+// and URLs carry what was learned. The diff aligns the streams again,
+// exactly, once the replay is over.
+func (pl *player) learn() {
+	for _, c := range pl.open {
+		frames, _, _ := pl.lives[c].snapshot()
+		st := pl.learned[c]
+		if st.seen == nil {
+			st.seen = map[string]int{}
+		}
+		for ; st.next < len(frames); st.next++ {
+			r := frames[st.next]
+			if pl.timed[r.typ] {
+				continue
+			}
+			k := st.seen[r.typ]
+			st.seen[r.typ]++
+			rec, ok := pl.nthAnswer(c, r.typ, k)
+			if !ok {
+				continue
+			}
+			pl.learnPair(r.typ, rec.Payload, r.f.Payload)
+		}
+	}
+}
+
+// nthAnswer is the k-th recorded answer of type typ on c.
+func (pl *player) nthAnswer(c *Conn, typ string, k int) (f frameRef, ok bool) {
+	idx := pl.sc.byType[c][typ]
+	if k >= len(idx) {
+		return frameRef{}, false
+	}
+	return frameRef{Payload: c.Frames[idx[k]].Payload}, true
+}
+
+type frameRef struct{ Payload []byte }
+
+// learnPair compares a recorded answer with the new one for what it
+// teaches; the differences themselves are the diff's business.
+func (pl *player) learnPair(typ string, recorded, replayed []byte) {
+	a, err1 := Decode(recorded)
+	b, err2 := Decode(replayed)
+	if err1 != nil || err2 != nil {
+		return
+	}
+	Compare(typ, a, b, pl.masks, pl.ids)
+	if ptr := pl.d.Ordering.Pointer; ptr != "" {
+		ov, ok1 := jsonx.Get(a, ptr)
+		nv, ok2 := jsonx.Get(b, ptr)
+		on, ok3 := ov.(json.Number)
+		nn, ok4 := nv.(json.Number)
+		if ok1 && ok2 && ok3 && ok4 {
+			pl.ids.LearnOrder(on, nn)
+		}
+	}
+}

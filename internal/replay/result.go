@@ -1,0 +1,36 @@
+package replay
+
+import (
+	"fmt"
+
+	"github.com/wsconform/wsconform/reports"
+)
+
+// result compares every recorded connection with its replay and judges
+// the new traffic.
+func (pl *player) result() *Result {
+	res := &Result{Dialect: pl.p.Dialect, DialectReason: pl.p.DialectReason, Lines: pl.j.all()}
+	payload := pl.opts.Limits.Payload
+	if payload <= 0 {
+		payload = reports.DefaultWireLimits.Payload
+	}
+	df := differ{d: pl.d, masks: pl.masks, ids: pl.ids, timed: pl.timed, payload: payload}
+	for _, c := range pl.p.Conns {
+		if _, skipped := pl.sc.skipped[c]; skipped {
+			continue
+		}
+		why := pl.errs[c]
+		l := pl.lives[c]
+		if l == nil && why == "" {
+			why = "not opened"
+		}
+		diff, dropped := df.conn(c, pl.sc.answers[c], l, why)
+		if dropped > 0 {
+			pl.notes = append(pl.notes, fmt.Sprintf("%s: %d matching rows far from any difference are left out of the diff", c.ID, dropped))
+		}
+		res.Diffs = append(res.Diffs, diff)
+	}
+	res.Sessions = judge(pl.d, pl.p.DialectReason, res.Lines, pl.opts.Check, pl.opts.Limits)
+	res.Notes = pl.notes
+	return res
+}

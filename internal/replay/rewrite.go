@@ -1,0 +1,119 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strconv"
+)
+
+// rewriter puts what a replay learned into a recorded client frame before
+// it is sent: the new server's ids in place of the recorded server's, and
+// client cursors (minicodex resume.last_seen_event_id, myagent
+// reconnect_with_state.last_seq) mapped onto the new server's ordering
+// values. A frame with nothing to change is sent byte for byte as
+// recorded; a changed one keeps its layout (only the values are replaced
+// in the text), unless a value cannot be found in the text, when it is
+// re-encoded.
+type rewriter struct {
+	ids     *IDs
+	cursors Masks
+}
+
+// change is one value replaced in a frame.
+type change struct {
+	path     []string
+	old, new any
+}
+
+// rewrite returns the payload to send for a client frame of type typ.
+func (w rewriter) rewrite(typ string, payload []byte) []byte {
+	if w.ids == nil || (w.ids.Len() == 0 && len(w.ids.order) == 0) {
+		return payload
+	}
+	doc, err := Decode(payload)
+	if err != nil {
+		return payload
+	}
+	var changes []change
+	doc = w.walk(typ, nil, doc, &changes)
+	if len(changes) == 0 {
+		return payload
+	}
+	if out, ok := replaceInText(payload, changes); ok {
+		return out
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return payload
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+func (w rewriter) walk(typ string, path []string, v any, changes *[]change) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = w.walk(typ, append(path[:len(path):len(path)], k), e, changes)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = w.walk(typ, append(path[:len(path):len(path)], strconv.Itoa(i)), e, changes)
+		}
+	case string:
+		if nv, ok := w.ids.Lookup(x); ok {
+			*changes = append(*changes, change{path: path, old: x, new: nv})
+			return nv
+		}
+	case json.Number:
+		if len(path) > 0 && w.cursors.Match(typ, path) {
+			if nv, ok := w.ids.OrderNear(x); ok && nv != x {
+				*changes = append(*changes, change{path: path, old: x, new: nv})
+				return nv
+			}
+		}
+	}
+	return v
+}
+
+// replaceInText replaces each changed value where it stands in the text:
+// a string wherever it appears as a whole JSON string, a number after its
+// member's name. It reports false when a change cannot be placed.
+func replaceInText(payload []byte, changes []change) ([]byte, bool) {
+	out := payload
+	done := map[string]bool{}
+	for _, c := range changes {
+		key := c.path[len(c.path)-1] + "\x00" + string(mustJSON(c.old))
+		if _, isString := c.old.(string); isString {
+			key = string(mustJSON(c.old))
+		}
+		if done[key] {
+			continue
+		}
+		done[key] = true
+		switch old := c.old.(type) {
+		case string:
+			ob, err1 := json.Marshal(old)
+			nb, err2 := json.Marshal(c.new)
+			if err1 != nil || err2 != nil || !bytes.Contains(out, ob) {
+				return nil, false
+			}
+			out = bytes.ReplaceAll(out, ob, nb)
+		case json.Number:
+			name := c.path[len(c.path)-1]
+			re, err := regexp.Compile(`("` + regexp.QuoteMeta(name) + `"\s*:\s*)` + regexp.QuoteMeta(old.String()) + `\b`)
+			if err != nil || !re.Match(out) {
+				return nil, false
+			}
+			out = re.ReplaceAll(out, []byte("${1}"+c.new.(json.Number).String()))
+		}
+	}
+	return out, true
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}

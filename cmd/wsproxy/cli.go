@@ -26,6 +26,7 @@ import (
 	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
+	"github.com/wsconform/wsconform/internal/web"
 	"github.com/wsconform/wsconform/reports"
 )
 
@@ -73,6 +74,8 @@ type options struct {
 	memoryBudget              int64
 	maxConns                  int
 	idleTimeout               time.Duration
+	web                       string
+	webRemote                 bool
 }
 
 func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
@@ -128,6 +131,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.Int64Var(&o.memoryBudget, "memory-budget", proxy.DefaultMemoryBudget, "`BYTES` buffered for slow peers across all connections; the connection that exceeds it is closed with 1013")
 	fs.IntVar(&o.maxConns, "max-conns", proxy.DefaultMaxConns, "WebSocket connections relayed at once (-1: no limit); a client beyond it gets 503")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", proxy.DefaultIdleTimeout, "close a connection on which neither peer sent a frame for this long (-1s: never)")
+	fs.StringVar(&o.web, "web", "", "serve a live web view of sessions, connections, frames and findings on `ADDR` (e.g. 127.0.0.1:8081; loopback only); without --record it records to a temporary file for its Save HAR")
+	fs.BoolVar(&o.webRemote, "web-allow-remote", false, "let --web listen on, and answer, addresses other than loopback (the page shows every frame)")
 	fs.StringVar(&o.color, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	fs.BoolVar(&o.showVersion, "version", false, "print the name, version, commit and Go version, and exit")
 	return fs
@@ -178,6 +183,11 @@ func (o options) check(fs *pflag.FlagSet) error {
 	case console.ColorAuto, console.ColorAlways, console.ColorNever:
 	default:
 		return usageErr("--color must be auto, always or never")
+	}
+	if o.web != "" {
+		if err := web.CheckListen(o.web, o.webRemote); err != nil {
+			return usageErr("--web: %v", err)
+		}
 	}
 	return nil
 }
@@ -232,6 +242,8 @@ type listening struct {
 	Dialect  string   `json:"dialect"`
 	Record   string   `json:"record,omitempty"`
 	Faults   []string `json:"faults,omitempty"`
+	// Web is the live view's page (--web).
+	Web string `json:"web,omitempty"`
 }
 
 // finished is the JSON line printed on stdout on exit.
@@ -279,6 +291,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		MemoryBudget: o.memoryBudget, MaxConns: o.maxConns, IdleTimeout: o.idleTimeout,
 		Console: stderr, Quiet: o.quiet, Color: o.color, Tool: "wsproxy " + version.String(),
 	}
+	var lv *liveView
+	tempRec := false
+	if o.web != "" {
+		if o.record == "" {
+			if o.record, err = tempRecording(); err != nil {
+				ln.Close()
+				return err
+			}
+			tempRec = true
+		}
+		if lv, err = startWeb(ctx, o, args); err != nil {
+			ln.Close()
+			return err
+		}
+		defer lv.stop()
+		cfg.Live = lv.srv.Observer()
+	}
 	if o.record != "" {
 		// Created only once the address is ours: a second proxy started by
 		// mistake must not truncate the first one's recording.
@@ -298,6 +327,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ln.Close()
 		return usageErr("%v", err)
 	}
+	if lv != nil {
+		lv.serve(p)
+	}
 	started := time.Now()
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg,
 		// HTTP/2 off: WebSockets upgrade over HTTP/1.1.
@@ -311,10 +343,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			served <- srv.Serve(ln)
 		}
 	}()
-	if err := announce(stdout, stderr, o, ln.Addr().String(), p.Upstream(), tlsCfg != nil); err != nil {
+	webURL := ""
+	if lv != nil {
+		webURL = lv.url
+	}
+	if err := announce(stdout, stderr, o, ln.Addr().String(), p.Upstream(), webURL, tlsCfg != nil); err != nil {
 		_ = srv.Close()
 		_ = p.Shutdown(context.Background())
 		return harnessErr(err)
+	}
+	if tempRec {
+		announceTempRecording(stderr, o)
 	}
 	var serveErr error
 	select {
@@ -327,13 +366,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // announce prints the ready line on stdout and the banner on stderr, and
 // warns (without failing: the upstream may come up later) when the
 // upstream is not reachable yet or the listener is not on loopback.
-func announce(stdout, stderr io.Writer, o options, addr, upstream string, tlsOn bool) error {
+func announce(stdout, stderr io.Writer, o options, addr, upstream, webURL string, tlsOn bool) error {
 	ws, web := "ws://", "http://"
 	if tlsOn {
 		ws, web = "wss://", "https://"
 	}
 	l := listening{Type: "listening", URL: ws + addr, HTTP: web + addr, Upstream: upstream, Dialect: o.dialect,
-		Record: o.record, Faults: o.faults}
+		Record: o.record, Faults: o.faults, Web: webURL}
 	b, err := json.Marshal(l)
 	if err != nil {
 		return err
@@ -349,6 +388,10 @@ func announce(stdout, stderr io.Writer, o options, addr, upstream string, tlsOn 
 		p.Dim(" · recording %s", o.record)
 	}
 	p.Printf("\n")
+	if webURL != "" {
+		p.Bold("live view")
+		p.Printf(" %s\n", webURL)
+	}
 	if host, _, err := net.SplitHostPort(o.listen); err == nil && !isLoopback(host) {
 		p.Warn("warning: listening on %s, reachable from other machines\n", addr)
 	}

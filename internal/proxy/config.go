@@ -136,6 +136,10 @@ type Config struct {
 	Quiet   bool
 	Color   string
 
+	// Live, when set, is told every frame, finding and connection event
+	// as the validator handles them (the live web view); it must not block.
+	Live LiveObserver
+
 	// Tool names the program in the recording header and the report.
 	Tool string
 	// Label is the value of the pprof label "wsproxy" on every goroutine

@@ -186,7 +186,8 @@ func (p *Proxy) Shutdown(ctx context.Context) error {
 }
 
 // Report is the report of everything the proxy saw. The validator owns
-// that state until Shutdown has returned; before, Report returns nil.
+// that state until Shutdown has returned; before, Report returns nil (use
+// Snapshot for the report so far).
 func (p *Proxy) Report() *reports.Report {
 	if !p.finished() {
 		return nil

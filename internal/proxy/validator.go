@@ -52,6 +52,8 @@ type validator struct {
 		typ, seq string
 	}
 
+	// snap asks for a report of what was seen so far (Proxy.Snapshot).
+	snap chan chan *reports.Report
 	stop chan struct{}
 	done chan struct{}
 }
@@ -83,10 +85,11 @@ type connLog struct {
 
 func newValidator(p *Proxy) *validator {
 	v := &validator{p: p, conns: map[string]*connLog{}, sessions: map[string]*sessionLog{},
-		stop: make(chan struct{}), done: make(chan struct{})}
+		snap: make(chan chan *reports.Report), stop: make(chan struct{}), done: make(chan struct{})}
 	v.cons = newLiveConsole(p.cfg.Console, p.cfg.Quiet, p.cfg.Color)
 	if p.cfg.Dialect != "" {
 		v.decide(p.cfg.Dialect, "--dialect "+p.cfg.Dialect)
+		v.liveDialect()
 	}
 	return v
 }
@@ -107,6 +110,9 @@ func (v *validator) run() {
 	for {
 		select {
 		case <-v.p.tap.wake:
+		case reply := <-v.snap:
+			reply <- v.snapshot()
+			continue
 		case <-v.stop:
 			v.handleBatch(v.p.tap.take(batch))
 			v.end()
@@ -123,6 +129,8 @@ func (v *validator) run() {
 			poll.Reset(pollInterval)
 			select {
 			case <-poll.C:
+			case reply := <-v.snap:
+				reply <- v.snapshot()
 			case <-v.stop:
 			}
 		}
@@ -178,6 +186,7 @@ func (v *validator) handle(ev event) {
 	case evRefused:
 		v.refused(*ev.refusal, ev.time)
 	}
+	v.live(ev, cl)
 	if ev.skipped > 0 && cl != nil {
 		cl.gap += ev.skipped
 	}
@@ -204,6 +213,7 @@ func (v *validator) join(cl *connLog, session, parent string) {
 		return
 	}
 	cl.session, cl.parent = session, parent
+	v.liveSession(cl)
 	s := v.session(session)
 	s.addConn(cl)
 	for _, f := range cl.waiting {
@@ -369,6 +379,7 @@ func (v *validator) reportGap(cl *connLog, ev event) {
 func (v *validator) addFinding(s *sessionLog, f validate.Finding) {
 	s.count(f.Finding)
 	v.totals.Add(f.Severity)
+	v.liveFinding(&reports.Finding{Finding: f.Finding, Session: f.Session})
 	if v.findingsKept < v.p.cfg.MaxFindings {
 		v.findingsKept++
 		s.findings = append(s.findings, reports.Finding{Finding: f.Finding, Session: f.Session})

@@ -1,0 +1,545 @@
+// wsproxy live view. Events arrive over Server-Sent Events (/events), are
+// queued, and applied once per animation frame. Rows are only ever
+// appended (and the oldest removed beyond the window): an existing row is
+// never re-rendered, so an opened payload or a text selection survives
+// every update. Findings come as HTML rendered by the report's template.
+(function () {
+  'use strict';
+  var cfg = window.wsLiveConfig || {};
+  var WINDOW = Math.max(100, cfg.window || 2000);
+  var J = window.wscJSON;
+  var $ = function (id) { return document.getElementById(id); };
+  var list = $('lv-list'), pill = $('lv-pill'), empty = $('lv-empty');
+
+  var conns = {};          // id → {id, s, pa, u, closed, cc, r, by, fr, li}
+  var sessions = {};       // id → {id, sev, errors, warnings, el, ul, btn}
+  var sessionOrder = [];
+  var rows = new Map();    // frame index → row element
+  var types = {};
+  var queue = [], scheduled = false;
+  var following = true, newFrames = 0, removed = 0, dropped = 0, frameRows = 0;
+  var seqLabel = 'seq';
+  var filters = { session: '', dir: '', type: '', sev: '', q: '' };
+  var SEV = { info: 0, warning: 1, error: 2 };
+
+  // ---- formatting
+  function pad(n, w) { n = String(n); while (n.length < w) n = '0' + n; return n; }
+  function clock(ms) {
+    if (!ms) return '';
+    var d = new Date(ms);
+    return pad(d.getHours(), 2) + ':' + pad(d.getMinutes(), 2) + ':' + pad(d.getSeconds(), 2) + '.' + pad(d.getMilliseconds(), 3);
+  }
+  function size(n) {
+    n = n || 0;
+    if (n < 1024) return n + ' B';
+    if (n < 1048576) return (n / 1024).toFixed(1) + ' KiB';
+    return (n / 1048576).toFixed(1) + ' MiB';
+  }
+  function num(n) { return (n || 0).toLocaleString('en-US'); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  // ---- filters in the URL
+  function readFilters() {
+    var u = new URLSearchParams(location.search);
+    Object.keys(filters).forEach(function (k) { filters[k] = u.get(k) || ''; });
+    $('f-session').value = filters.session;
+    if (filters.session && !$('f-session').value) addOption($('f-session'), filters.session);
+    $('f-session').value = filters.session;
+    $('f-dir').value = filters.dir;
+    $('f-type').value = filters.type;
+    $('f-sev').value = filters.sev;
+    $('f-q').value = filters.q;
+    markFilters();
+  }
+  function writeFilters() {
+    var u = new URLSearchParams(location.search);
+    Object.keys(filters).forEach(function (k) { if (filters[k]) u.set(k, filters[k]); else u.delete(k); });
+    var qs = u.toString();
+    history.replaceState(null, '', location.pathname + (qs ? '?' + qs : '') + location.hash);
+    markFilters();
+  }
+  function markFilters() {
+    ['session', 'dir', 'type', 'sev', 'q'].forEach(function (k) { $('f-' + k).classList.toggle('on', !!filters[k]); });
+  }
+  function addOption(sel, value, label) {
+    var o = el('option', '', label || value);
+    o.value = value;
+    sel.appendChild(o);
+  }
+  function matches(r) {
+    var f = filters;
+    if (f.session) {
+      var s = r._s || (conns[r._c] && conns[r._c].s) || '';
+      if (s !== f.session) return false;
+    }
+    if (f.dir && r._d !== f.dir) return false;
+    if (f.type && r._y !== f.type) return false;
+    if (f.sev && r._sev < SEV[f.sev]) return false;
+    if (f.q && r._q.indexOf(f.q.toLowerCase()) < 0) return false;
+    return true;
+  }
+  function applyFilters() {
+    var shown = 0, all = 0;
+    for (var r = list.firstElementChild; r; r = r.nextElementSibling) {
+      if (!r._q && r._q !== '') continue;
+      all++;
+      r.hidden = !matches(r);
+      if (!r.hidden) shown++;
+    }
+    $('lv-shown').textContent = (filters.session || filters.dir || filters.type || filters.sev || filters.q) ? shown + ' of ' + all + ' rows' : '';
+  }
+  function onFilter(k, v) {
+    filters[k] = v;
+    writeFilters();
+    applyFilters();
+    markSessionButtons();
+    if (following) toBottom();
+  }
+
+  // ---- sidebar: sessions → connections
+  function session(id) {
+    var s = sessions[id];
+    if (s) return s;
+    s = sessions[id] = { id: id, sev: -1, errors: 0, warnings: 0 };
+    sessionOrder.push(id);
+    var ul = $('lv-sessions');
+    if (sessionOrder.length === 1) ul.textContent = '';
+    s.el = el('li');
+    s.btn = el('button', 'lv-sess');
+    s.btn.type = 'button';
+    s.btn.setAttribute('aria-pressed', String(filters.session === id && id !== ''));
+    s.dot = el('span', 'lv-dot');
+    s.btn.appendChild(s.dot);
+    s.btn.appendChild(el('span', 'sid', id || '(session not known yet)'));
+    s.count = el('span', 'lv-n dim');
+    s.btn.appendChild(s.count);
+    s.btn.title = id ? 'show only session ' + id : 'connections whose session is not known yet';
+    s.btn.addEventListener('click', function () {
+      if (!id) return;
+      var v = filters.session === id ? '' : id;
+      $('f-session').value = v;
+      onFilter('session', v);
+    });
+    s.el.appendChild(s.btn);
+    s.ul = el('ul', 'lv-conns');
+    s.el.appendChild(s.ul);
+    if (id === '') ul.insertBefore(s.el, ul.firstChild); else ul.appendChild(s.el);
+    if (id) {
+      var sel = $('f-session');
+      var have = false;
+      for (var i = 0; i < sel.options.length; i++) if (sel.options[i].value === id) have = true;
+      if (!have) addOption(sel, id);
+      if (filters.session === id) sel.value = id;
+    }
+    paintSession(s);
+    return s;
+  }
+  function paintSession(s) {
+    var n = s.ul ? s.ul.children.length : 0;
+    var parts = [n + (n === 1 ? ' conn' : ' conns')];
+    if (s.errors) parts.push(s.errors + ' ✗');
+    if (s.warnings) parts.push(s.warnings + ' !');
+    s.count.textContent = parts.join(' · ');
+    s.dot.className = 'lv-dot' + (s.sev >= 1 ? ' sev-' + s.sev : '');
+    s.el.hidden = s.id === '' && n === 0;
+  }
+  function markSessionButtons() {
+    sessionOrder.forEach(function (id) { sessions[id].btn.setAttribute('aria-pressed', String(!!id && filters.session === id)); });
+  }
+  function conn(id) {
+    var c = conns[id];
+    if (!c) c = conns[id] = { id: id, s: '' };
+    return c;
+  }
+  function paintConn(c) {
+    var s = session(c.s || '');
+    if (!c.li) c.li = el('li');
+    if (c.li.parentNode !== s.ul) {
+      var old = c.li.parentNode;
+      s.ul.appendChild(c.li);
+      if (old) for (var k in sessions) if (sessions[k].ul === old) paintSession(sessions[k]);
+    }
+    c.li.className = c.closed ? 'closed' : 'open';
+    c.li.textContent = '';
+    c.li.appendChild(el('b', '', c.id));
+    var path = '';
+    try { path = c.u ? new URL(c.u).pathname : ''; } catch (e) { path = c.u || ''; }
+    var text = ' ' + path;
+    if (c.pa) text += ' · reconnects ' + c.pa;
+    if (c.closed) text += ' · ' + (c.cc || '') + (c.by ? ' by ' + c.by : '');
+    c.li.appendChild(document.createTextNode(text));
+    c.li.title = (c.u || '') + (c.closed ? ' · closed ' + (c.cc || '') + ' ' + (c.r || '') + ' by ' + (c.by || '') + ' · ' + (c.fr || 0) + ' frames' : ' · open');
+    paintSession(s);
+  }
+  function upsertConn(x) {
+    var c = conn(x.id || x.c);
+    var moved = false;
+    if (x.s != null && x.s !== '' && x.s !== c.s) { c.s = x.s; moved = true; }
+    if (x.pa) c.pa = x.pa;
+    if (x.u) c.u = x.u;
+    if (x.closed) { c.closed = true; c.cc = x.cc; c.r = x.r; c.by = x.by; c.fr = x.fr; }
+    paintConn(c);
+    return moved;
+  }
+
+  // ---- rows
+  var proto = (function () {
+    var r = el('div', 'lv-r');
+    var l = el('div', 'lv-l');
+    ['t', 'c', 'd', 'y', 'q', 'z', 'p'].forEach(function (k) { l.appendChild(el('span', k)); });
+    r.appendChild(l);
+    return r;
+  })();
+  function newRow(cells) {
+    var r = proto.cloneNode(true);
+    var s = r.firstChild.children;
+    s[0].textContent = cells.t || '';
+    s[1].textContent = cells.c || '';
+    s[2].textContent = cells.d || '';
+    s[3].textContent = cells.y || '';
+    s[4].textContent = cells.q || '';
+    s[5].textContent = cells.z || '';
+    s[6].textContent = cells.p || '';
+    r._sev = -1;
+    return r;
+  }
+  function frameRow(f) {
+    var ctl = f.o !== 'text' && f.o !== 'binary';
+    var y = f.y || (f.o === 'text' ? '(no type)' : '');
+    if (f.o === 'close') y = '[close' + (f.cc ? ' ' + f.cc : '') + ']';
+    else if (ctl) y = '[' + f.o + ']';
+    else if (f.o === 'binary') y = '[binary]';
+    var p = f.p || '';
+    var r = newRow({ t: clock(f.t), c: f.c, d: f.d === 'c2s' ? '→' : '←', y: y,
+      q: f.q ? f.q : '', z: size(f.z), p: p.length > 400 ? p.slice(0, 400) : p });
+    r.className = 'lv-r ' + (f.d || '') + (ctl ? ' ctl' : '');
+    r.id = 'live-f' + f.i;
+    r.firstChild.children[4].title = f.q ? seqLabel + '=' + f.q : '';
+    r.firstChild.children[3].title = y;
+    r._f = f; r._c = f.c; r._d = f.d; r._y = f.y || ''; r._i = f.i;
+    r._q = ((f.y || '') + ' ' + f.c + ' ' + p).toLowerCase();
+    if (f.y && !types[f.y]) { types[f.y] = 1; addOption($('lv-types'), f.y); }
+    return r;
+  }
+  function eventRow(ev, text) {
+    var r = newRow({ t: clock(ev.t), c: ev.c || '', y: text.y, p: text.p });
+    r.className = 'lv-r lv-ev';
+    r._c = ev.c; r._s = ev.s || ''; r._d = ''; r._y = ''; r._q = (text.y + ' ' + (ev.c || '') + ' ' + text.p).toLowerCase();
+    return r;
+  }
+  function addFinding(r, x) {
+    var box = r.lastChild && r.lastChild.className === 'lv-fx' ? r.lastChild : null;
+    if (!box) { box = el('div', 'lv-fx'); r.appendChild(box); }
+    if (x.h) box.insertAdjacentHTML('beforeend', x.h);
+    else box.appendChild(el('p', 'sev-' + ['info', 'warning', 'error'][x.sv || 0], (x.ru || '') + ': ' + (x.m || '')));
+    r._sev = Math.max(r._sev, x.sv || 0);
+    r.classList.add('sev-' + r._sev);
+    for (var k = 0; k <= 2; k++) if (k !== r._sev) r.classList.remove('sev-' + k);
+    r._q += ' ' + ((x.ru || '') + ' ' + (x.m || '')).toLowerCase();
+  }
+
+  // ---- opening a payload: pretty-printed, collapsible JSON
+  function jsonTree(s) {
+    var lines = J && J.prettyLines(s);
+    if (!lines) return null;
+    var root = el('pre', 'jt');
+    var stack = [{ c: root }];
+    lines.forEach(function (l) {
+      var toks = l.filter(function (t) { return t[1].trim() !== ''; });
+      var first = toks[0] && toks[0][1], last = toks.length ? toks[toks.length - 1][1] : '';
+      var line = el('div', 'jl');
+      line.innerHTML = J.linesHTML([l]);
+      if ((first === '}' || first === ']') && stack.length > 1) {
+        var b = stack.pop();
+        line.classList.add('jx');
+        b.blk.appendChild(line);
+        return;
+      }
+      var top = stack[stack.length - 1].c;
+      if (last === '{' || last === '[') {
+        var blk = el('div', 'jb'), kids = el('div', 'jc');
+        line.classList.add('jo');
+        line.setAttribute('data-close', last === '{' ? '}' : ']');
+        blk.appendChild(line);
+        blk.appendChild(kids);
+        top.appendChild(blk);
+        stack.push({ blk: blk, c: kids });
+        return;
+      }
+      top.appendChild(line);
+    });
+    return root;
+  }
+  function openPayload(r) {
+    var f = r._f;
+    if (!f) return;
+    if (!r._pl) {
+      var pl = el('div', 'lv-pl');
+      var meta = el('p', 'lv-meta');
+      var what = [size(f.z), f.o];
+      if (f.b) what.push('base64');
+      if (f.cut) what.push('first ' + size(f.p ? f.p.length : 0) + ' shown (the recording has it all)');
+      if (f.q) what.push(seqLabel + ' ' + f.q);
+      what.push('frame #' + f.i + ' on ' + f.c);
+      meta.textContent = what.join(' · ');
+      var tree = f.b ? null : jsonTree(f.p || '');
+      var raw = el('pre', 'lv-raw', f.p || '');
+      if (tree) {
+        raw.hidden = true;
+        var tog = el('button', '', 'raw');
+        tog.type = 'button';
+        tog.addEventListener('click', function (e) {
+          e.stopPropagation();
+          raw.hidden = !raw.hidden; tree.hidden = !tree.hidden;
+          tog.textContent = raw.hidden ? 'raw' : 'pretty';
+        });
+        meta.appendChild(tog);
+      }
+      pl.appendChild(meta);
+      if (tree) pl.appendChild(tree);
+      pl.appendChild(raw);
+      r.insertBefore(pl, r.firstChild.nextSibling);
+      r._pl = pl;
+    }
+    r.classList.toggle('open');
+  }
+  list.addEventListener('click', function (e) {
+    var jo = e.target.closest('.jo');
+    if (jo) { jo.parentNode.classList.toggle('shut'); return; }
+    var line = e.target.closest('.lv-l');
+    if (!line || selecting()) return;
+    var r = line.parentNode;
+    if (r._f) {
+      openPayload(r);
+      if (r !== list.lastElementChild) pause();
+    }
+  });
+
+  // ---- following
+  function atBottom() { return list.scrollHeight - list.scrollTop - list.clientHeight < 8; }
+  function toBottom() { list.scrollTop = list.scrollHeight; }
+  function selecting() {
+    var s = window.getSelection && window.getSelection();
+    return !!(s && !s.isCollapsed && s.anchorNode && list.contains(s.anchorNode));
+  }
+  function pause() { following = false; }
+  function paintPill() {
+    pill.hidden = following || newFrames === 0;
+    pill.textContent = newFrames + (newFrames === 1 ? ' new frame ↓' : ' new frames ↓');
+  }
+  list.addEventListener('scroll', function () {
+    following = atBottom();
+    if (following) newFrames = 0;
+    paintPill();
+  }, { passive: true });
+  pill.addEventListener('click', function () {
+    following = true; newFrames = 0;
+    toBottom();
+    paintPill();
+  });
+
+  // ---- applying a batch of events, once per animation frame
+  function schedule() {
+    if (!scheduled) { scheduled = true; requestAnimationFrame(flush); }
+  }
+  function flush() {
+    scheduled = false;
+    var batch = queue;
+    queue = [];
+    var framesIn = 0;
+    for (var i = 0; i < batch.length; i++) if (batch[i].k === 'f') framesIn++;
+    var skip = Math.max(0, framesIn - WINDOW); // older than the window: never drawn
+    var frag = document.createDocumentFragment();
+    var added = 0, refilter = false;
+    for (i = 0; i < batch.length; i++) {
+      var ev = batch[i], r = null;
+      switch (ev.k) {
+        case 'hello': hello(ev); break;
+        case 'stats': stats(ev); break;
+        case 'f':
+          if (skip > 0) { skip--; removed++; break; }
+          r = frameRow(ev);
+          rows.set(ev.i, r);
+          frameRows++;
+          break;
+        case 'o':
+          upsertConn({ c: ev.c, s: ev.s, u: ev.u });
+          var path = ev.u || '';
+          try { path = new URL(ev.u).pathname + new URL(ev.u).search; } catch (e) { /* as sent */ }
+          r = eventRow(ev, { y: 'open', p: path + (ev.s ? ' · session ' + ev.s : '') });
+          break;
+        case 's':
+          if (upsertConn({ c: ev.c, s: ev.s, pa: ev.pa })) refilter = true;
+          break;
+        case 'c':
+          upsertConn({ c: ev.c, closed: true, cc: ev.cc, r: ev.r, by: ev.by, fr: ev.fr });
+          r = eventRow(ev, { y: 'closed' + (ev.cc ? ' ' + ev.cc : ''), p: (ev.r ? '"' + ev.r + '" ' : '') + 'by ' + (ev.by || '?') + ' · ' + num(ev.fr) + ' frames' });
+          break;
+        case 'x':
+          var s = session(ev.s || '');
+          if ((ev.sv || 0) > s.sev) s.sev = ev.sv || 0;
+          if (ev.sv === 2) s.errors++; else if (ev.sv === 1) s.warnings++;
+          paintSession(s);
+          var target = ev.i ? rows.get(ev.i) : null;
+          if (target) {
+            addFinding(target, ev);
+            target.hidden = !matches(target);
+          } else {
+            r = eventRow(ev, { y: 'finding', p: ev.i ? 'frame #' + ev.i + ' (not on the page)' : (ev.ru || '') });
+            r._d = ev.d || ''; r._y = ev.y || '';
+            addFinding(r, ev);
+          }
+          break;
+        case 'd':
+          dialect(ev.dl, ev.r, ev.sl);
+          break;
+        case 'n':
+          if (ev.e) r = eventRow(ev, { y: 'error', p: ev.r || '' });
+          break;
+      }
+      if (r) {
+        r.hidden = !matches(r);
+        frag.appendChild(r);
+        if (!r.hidden && ev.k === 'f') added++;
+      }
+    }
+    if (frag.firstChild) {
+      if (empty.parentNode) empty.remove();
+      list.appendChild(frag);
+    }
+    if (refilter && filters.session) applyFilters();
+    trim();
+    if (added && !following) newFrames += added;
+    if (following && !selecting()) toBottom();
+    paintPill();
+    paintRemoved();
+    if (filters.session || filters.dir || filters.type || filters.sev || filters.q) applyFilters();
+  }
+
+  // trim keeps the newest WINDOW frames in the list (twice that while the
+  // user reads above the bottom); an opened row or one holding the
+  // selection stays. The scroll position is kept on what the user sees.
+  function trim() {
+    var limit = following ? WINDOW : 2 * WINDOW;
+    if (frameRows <= limit) return;
+    var before = list.scrollHeight, top = list.scrollTop;
+    var sel = window.getSelection && window.getSelection();
+    var r = list.firstElementChild;
+    while (r && frameRows > WINDOW) {
+      var next = r.nextElementSibling;
+      var keep = r.classList.contains('open') || (sel && !sel.isCollapsed && sel.containsNode && sel.containsNode(r, true));
+      if (!keep) {
+        if (r._f) { frameRows--; removed++; rows.delete(r._i); }
+        r.remove();
+      }
+      r = next;
+    }
+    if (!following) list.scrollTop = top - (before - list.scrollHeight);
+  }
+  function paintRemoved() {
+    var e = $('lv-removed');
+    e.hidden = removed === 0;
+    e.textContent = num(removed) + ' older frames off the page';
+  }
+  function dialect(name, reason, sl) {
+    var d = $('lv-dialect');
+    d.hidden = false;
+    d.textContent = name ? name : 'dialect not detected';
+    d.title = reason || '';
+    if (sl) { seqLabel = sl; $('lv-seqlabel').textContent = sl; }
+  }
+  function hello(h) {
+    var st = h.state || {};
+    (st.conns || []).forEach(function (c) { upsertConn(c); });
+    if (st.dialect) dialect(st.dialect, st.reason, h.sl);
+    stats({ dropped: dropped, totals: st.totals });
+    var har = $('lv-har');
+    if (!h.har) { har.setAttribute('aria-disabled', 'true'); har.title = 'no recording to export'; }
+  }
+  function stats(s) {
+    var t = s.totals || {};
+    $('lv-frames').textContent = num(t.frames);
+    $('lv-errors').textContent = num(t.errors);
+    $('lv-warnings').textContent = num(t.warnings);
+    if (s.dropped != null && s.dropped > dropped) dropped = s.dropped;
+    var e = $('lv-dropped');
+    e.hidden = dropped === 0;
+    e.textContent = num(dropped) + ' updates dropped for this page';
+  }
+
+  // ---- the stream
+  function connState(state, text) {
+    var e = $('lv-conn');
+    e.setAttribute('data-state', state);
+    e.textContent = text;
+    document.body.setAttribute('data-stream', state);
+  }
+  function onEvent(m) {
+    var ev;
+    try { ev = JSON.parse(m.data); } catch (e) { return; }
+    queue.push(ev);
+    if (queue.length > 8 * WINDOW) compact();
+    schedule();
+  }
+  // compact drops the oldest queued frames while the page is not drawing
+  // (a background tab): the rest of the queue is kept.
+  function compact() {
+    var n = 0, keepFrom = queue.length - 2 * WINDOW;
+    queue = queue.filter(function (ev, i) {
+      if (ev.k === 'f' && i < keepFrom) { n++; return false; }
+      return true;
+    });
+    removed += n;
+  }
+  function connect() {
+    var es = new EventSource('events');
+    es.onopen = function () { connState('live', 'live'); };
+    es.onmessage = onEvent;
+    es.onerror = function () {
+      if (es.readyState === EventSource.CLOSED) connState('stopped', 'stopped');
+      else connState('retrying', 'reconnecting… (is wsproxy still running?)');
+    };
+  }
+
+  // ---- replay diffs (gate --replay), as the report shows them
+  function replays() {
+    if (!cfg.replays) return;
+    fetch('replays').then(function (r) { return r.ok ? r.text() : ''; }).then(function (html) {
+      if (!html) return;
+      $('lv-replays').hidden = false;
+      $('lv-replays-body').innerHTML = html; // rendered by the report's template, escaped there
+    }).catch(function () { /* the proxy stopped */ });
+  }
+
+  // ---- wiring
+  readFilters();
+  $('f-session').addEventListener('change', function (e) { onFilter('session', e.target.value); });
+  $('f-dir').addEventListener('change', function (e) { onFilter('dir', e.target.value); });
+  $('f-sev').addEventListener('change', function (e) { onFilter('sev', e.target.value); });
+  $('f-type').addEventListener('change', function (e) { onFilter('type', e.target.value.trim()); });
+  var qTimer = 0;
+  $('f-q').addEventListener('input', function (e) {
+    clearTimeout(qTimer);
+    qTimer = setTimeout(function () { onFilter('q', e.target.value.trim()); }, 150);
+  });
+  $('f-clear').addEventListener('click', function () {
+    ['session', 'dir', 'type', 'sev', 'q'].forEach(function (k) { $('f-' + k).value = ''; filters[k] = ''; });
+    onFilter('q', '');
+  });
+  if (!cfg.har) { $('lv-har').setAttribute('aria-disabled', 'true'); $('lv-har').title = 'no recording to export'; }
+  session('');
+  connect();
+  replays();
+  window.wsLive = { // for tests and the curious
+    state: function () {
+      return { rows: list.querySelectorAll('.lv-r').length, frames: frameRows, shown: list.querySelectorAll('.lv-r:not([hidden])').length,
+        findings: list.querySelectorAll('.finding').length, following: following, newFrames: newFrames, pill: !pill.hidden,
+        dropped: dropped, removed: removed, stream: document.body.getAttribute('data-stream') || '' };
+    }
+  };
+})();

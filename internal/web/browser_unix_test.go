@@ -1,0 +1,99 @@
+//go:build unix
+
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// pageState is window.wsLive.state() of the page.
+type pageState struct {
+	Rows      int    `json:"rows"`
+	Frames    int    `json:"frames"`
+	Shown     int    `json:"shown"`
+	Findings  int    `json:"findings"`
+	Following bool   `json:"following"`
+	NewFrames int    `json:"newFrames"`
+	Pill      bool   `json:"pill"`
+	Dropped   int    `json:"dropped"`
+	Removed   int    `json:"removed"`
+	Stream    string `json:"stream"`
+}
+
+func (c *chromium) state() pageState {
+	c.t.Helper()
+	var st pageState
+	if err := json.Unmarshal(c.eval(`wsLive.state()`), &st); err != nil {
+		c.t.Fatal(err)
+	}
+	return st
+}
+
+// TestBrowserLiveView: the page in headless Chromium while a client talks
+// through the proxy to a reference server that breaks the schema (run_status
+// without run_state). Frames and findings appear while the client talks;
+// scrolling up pauses following and new frames show the "N new frames ↓"
+// pill, which jumps back; an opened payload stays open across updates; a
+// filter given in the URL applies on load.
+func TestBrowserLiveView(t *testing.T) {
+	b := startChromium(t)
+	s := startStack(t, Config{}, "minicodex-run-status-without-state")
+	b.navigate(s.webURL)
+	b.waitFor("the stream", `window.wsLive && wsLive.state().stream === "live"`)
+	c := dialClient(t, s.proxyURL)
+	for i := 0; i < 6; i++ {
+		c.turn(fmt.Sprintf("/stream 8 turn %d", i))
+	}
+	b.waitFor("frames and findings", `wsLive.state().frames >= 40 && wsLive.state().findings >= 1`)
+	b.waitFor("the finding's rule on the page", `!!document.querySelector(".lv-r.sev-2 .finding code.rule") && document.querySelector(".lv-r.sev-2 .finding code.rule").textContent === "schema.violation"`)
+	b.waitFor("following at the bottom", `wsLive.state().following`)
+	if st := b.state(); st.Pill {
+		t.Errorf("pill shown while following: %+v", st)
+	}
+
+	// Open a payload, then scroll up: following pauses.
+	b.eval(`document.querySelector(".lv-r.s2c .lv-l").click(); true`)
+	b.eval(`var l = document.getElementById("lv-list"); l.scrollTop = 0; l.dispatchEvent(new Event("scroll")); true`)
+	b.waitFor("following paused", `!wsLive.state().following`)
+	c.turn("/stream 5 while paused")
+	b.waitFor("the new frames pill", `wsLive.state().pill && wsLive.state().newFrames > 0 && /new frames? ↓/.test(document.getElementById("lv-pill").textContent)`)
+	if st := b.state(); st.Following {
+		t.Errorf("following after scrolling up: %+v", st)
+	}
+	var stillOpen bool
+	_ = json.Unmarshal(b.eval(`document.querySelectorAll(".lv-r.open .jt, .lv-r.open .lv-raw").length > 0 && document.getElementById("lv-list").scrollTop < 50`), &stillOpen)
+	if !stillOpen {
+		t.Error("the opened payload or the scroll position did not survive the update")
+	}
+	b.screenshot("web-view-paused.png")
+	b.eval(`document.getElementById("lv-pill").click(); true`)
+	b.waitFor("following again", `wsLive.state().following && !wsLive.state().pill`)
+
+	// Back to the bottom for the picture: a finding in view.
+	c.turn("/stream 3 last")
+	b.waitFor("the last turn", `Array.from(document.querySelectorAll(".lv-r .p")).some(e => e.textContent.includes("last"))`)
+	shot := b.screenshot("web-view.png")
+	if dir := os.Getenv("WSCONFORM_WEB_SCREENSHOT"); dir != "" {
+		data, _ := os.ReadFile(shot)
+		_ = os.WriteFile(filepath.Join(dir, "web-view.png"), data, 0o644)
+	}
+
+	// A filter in the URL: only client-to-server frames of type send.
+	b.navigate(s.webURL + "?dir=c2s&type=send")
+	b.waitFor("the filtered page", `window.wsLive && wsLive.state().stream === "live" && wsLive.state().frames > 0`)
+	var check struct {
+		Shown, Bad int
+		Dir, Type  string
+	}
+	_ = json.Unmarshal(b.eval(`(() => { const rows = Array.from(document.querySelectorAll(".lv-r:not([hidden])"));
+	  return {Shown: rows.length, Bad: rows.filter(r => !r.classList.contains("c2s") || r.querySelector(".y").textContent !== "send").length,
+	    Dir: document.getElementById("f-dir").value, Type: document.getElementById("f-type").value}; })()`), &check)
+	if check.Shown == 0 || check.Bad != 0 || check.Dir != "c2s" || check.Type != "send" {
+		t.Errorf("filter from the URL: %+v", check)
+	}
+	c.close()
+}

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
 	"github.com/wsconform/wsconform/reference"
@@ -20,7 +21,7 @@ import (
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "[--dialect NAME|all] [--listen ADDR] [--fault SPEC]... [--mutate NAME]...", serveAbout(), stdout)
+	fs := newFlags("serve", "[--dialect NAME|all] [--listen ADDR] [--fault SPEC]... [--mutate NAME]... | --replay FILE [--pace fast|original] [--ignore MASK]... [--loop]", serveAbout(), stdout)
 	names := fs.StringSlice("dialect", []string{"all"}, "dialects to serve, or all ("+strings.Join(dialect.Names(), ", ")+"); several are mounted under /<dialect>/")
 	listen := fs.String("listen", reference.DefaultListen, "address to listen on; port 0 picks a free port")
 	faults := fs.StringArray("fault", nil, "inject a fault into every connection (repeatable; see above)")
@@ -42,11 +43,30 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxConns := fs.Int("max-conns", defaultServeMaxConns, "WebSocket connections served at once (-1: no limit); one more gets 503")
 	idleTimeout := fs.Duration("idle-timeout", defaultServeIdle, "close (1001) a connection whose client sent no frame for this long (negative: never)")
 	verbose := fs.Bool("verbose", false, "log connections to stderr")
+	var rf replayFlags
+	rf.addFlags(fs)
+	loop := fs.Bool("loop", false, "with --replay: once every recorded connection was used, serve the recording again from the start (without it: 410)")
+	colorMode := fs.String("color", console.ColorAuto, "with --replay: color of the live log on stderr: auto, always or never")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErr("serve: unexpected argument %q", fs.Arg(0))
+	}
+	if err := rf.check("serve", fs); err != nil {
+		return err
+	}
+	if rf.path != "" {
+		for _, name := range []string{"dialect", "fault", "mutate", "list-mutations"} {
+			if fs.Changed(name) {
+				return usageErr("serve: --%s does not apply to --replay (the recording is served as it is, in its own dialect)", name)
+			}
+		}
+		guard, err := serveGuard(*listen, *allowOrigins, *allowHosts, *maxConns, *idleTimeout)
+		if err != nil {
+			return err
+		}
+		return serveReplay(ctx, *listen, guard, rf, *loop, *colorMode, stdout, stderr)
 	}
 	served, err := servedDialects(*names)
 	if err != nil {
@@ -155,6 +175,9 @@ type listening struct {
 	Endpoints map[string][]string `json:"endpoints"`
 	Mutations []string            `json:"mutations,omitempty"`
 	Faults    []string            `json:"faults,omitempty"`
+	// Replay and Pace are set by serve --replay: the recording served.
+	Replay string `json:"replay,omitempty"`
+	Pace   string `json:"pace,omitempty"`
 }
 
 func printListening(w io.Writer, srv *reference.Server, opts reference.Options) error {
@@ -165,6 +188,11 @@ func printListening(w io.Writer, srv *reference.Server, opts reference.Options) 
 	for _, f := range opts.Faults {
 		l.Faults = append(l.Faults, f.Text)
 	}
+	return printJSONLine(w, l)
+}
+
+// printJSONLine prints the listening line.
+func printJSONLine(w io.Writer, l listening) error {
 	b, err := json.Marshal(l)
 	if err != nil {
 		return err
@@ -236,5 +264,14 @@ func serveAbout() string {
 		fmt.Fprintf(tw, "  %s\t%s\n", k.Syntax, k.Summary)
 	}
 	_ = tw.Flush()
+	b.WriteString("\nWith --replay FILE it serves a recording's server side instead (a fixture for UI work):\n" +
+		"each client connection takes the next unused recorded connection on its path and gets the\n" +
+		"recorded server frames (--pace fast or original); each client frame is compared with the\n" +
+		"recorded client's (volatile members and --ignore masks aside; ids the client mints may\n" +
+		"differ when used consistently), and a difference, a frame that never comes within --wait\n" +
+		"or one the recording lacks is printed live as replay.client-mismatch. The recorded ending\n" +
+		"is reproduced (the server's close code, or a cut TCP connection). Once every recorded\n" +
+		"connection was used a further one gets 410, or the recording again with --loop. A summary\n" +
+		"is printed on exit. `wsconform gate --replay FILE -- CMD` is the same as a CI gate.\n")
 	return strings.TrimRight(b.String(), "\n")
 }

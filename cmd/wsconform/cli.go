@@ -62,6 +62,7 @@ func commands() []command {
 		{"run", "run the conformance features against a server", runRun},
 		{"gate", "run a client command against the reference server and judge its traffic", runGate},
 		{"validate", "judge recordings and HAR files offline", runValidate},
+		{"replay", "replay a recording's client side against a server and diff the answers", runReplay},
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},
 		{"version", "print the version", runVersion},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/reference/server"
@@ -120,4 +121,74 @@ func TestReplayFresh(t *testing.T) {
 			t.Logf("%s", describe(res))
 		})
 	}
+}
+
+// TestReplayMutated: the same recordings replayed against a reference
+// server that commits a deliberate violation: the connection's diff shows
+// the changed stream and the check engine's finding names the rule the
+// mutation breaks.
+func TestReplayMutated(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		dialect, mutation, rule string
+		// member is a pointer a changed row names, or "" when the
+		// mutation drops or adds messages.
+		member string
+	}{
+		{"minicodex", "minicodex-replay-skips-event", "minicodex.replay-gap", ""},
+		{"hostd", "hostd-ack-ahead", "hostd.ack-unsent", "/data/last_seq"},
+		{"myagent", "myagent-replay-alters-payload", "myagent.replay-mismatch", "/show_content"},
+		{"mitto", "mitto-max-seq-below-seq", "mitto.max-seq", "/data/max_seq"},
+		{"coworker", "coworker-chunk-index-skips", "coworker.chunk-gap", "/index"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.dialect, func(t *testing.T) {
+			t.Parallel()
+			rec := record(t, tc.dialect, tagsOf(tc.dialect))
+			srv := startReference(t, tc.dialect, tc.mutation)
+			res := replayAgainst(t, rec, srv.URL, Options{AnswerTimeout: 2 * time.Second})
+			if res.Differs() == 0 {
+				t.Fatalf("no diff against %s:\n%s", tc.mutation, describe(res))
+			}
+			if !hasRule(res, tc.rule) {
+				t.Errorf("no %s finding against %s:\n%s", tc.rule, tc.mutation, describe(res))
+			}
+			if tc.member != "" && !namesMember(res, tc.member) {
+				t.Errorf("no changed row names %s against %s:\n%s", tc.member, tc.mutation, describe(res))
+			}
+		})
+	}
+}
+
+func tagsOf(dialect string) string {
+	for _, sc := range scenarios {
+		if sc.dialect == dialect {
+			return sc.tags
+		}
+	}
+	return ""
+}
+
+func hasRule(res *Result, rule string) bool {
+	for _, s := range res.Sessions {
+		for _, f := range s.Findings {
+			if f.Rule == rule {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func namesMember(res *Result, pointer string) bool {
+	for _, d := range res.Diffs {
+		for _, r := range d.Rows {
+			for _, m := range r.Members {
+				if m.Pointer == pointer {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

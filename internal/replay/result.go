@@ -30,6 +30,13 @@ func (pl *player) result() *Result {
 		}
 		res.Diffs = append(res.Diffs, diff)
 	}
+	// A session is named by the new server's id once it is known (the
+	// recorded one was its label while the replay ran).
+	for i, l := range res.Lines {
+		if v, ok := pl.ids.Lookup(l.Session); ok {
+			res.Lines[i].Session = v
+		}
+	}
 	res.Sessions = judge(pl.d, pl.p.DialectReason, res.Lines, pl.opts.Check, pl.opts.Limits)
 	res.Notes = pl.notes
 	return res

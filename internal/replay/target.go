@@ -175,7 +175,8 @@ const loginTimeout = 10 * time.Second
 
 // Login asks a hostd server for a fresh access token (POST /auth/login
 // {username, password} → {access_token}): recordings redact the token of
-// /ws/app?token=…, so a replay needs its own.
+// /ws/app?token=…, so a replay needs its own. A server that cannot be
+// reached is ErrUnreachable; one that refuses the login says why.
 func Login(ctx context.Context, against, userPass string, header http.Header) (string, error) {
 	user, pass, ok := strings.Cut(userPass, ":")
 	if !ok || user == "" {
@@ -203,7 +204,7 @@ func Login(ctx context.Context, against, userPass string, header http.Header) (s
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("login at %s: %w", req.URL, err)
+		return "", fmt.Errorf("%w: login at %s: %w", ErrUnreachable, req.URL, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))

@@ -13,6 +13,7 @@ import (
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/fixture"
 	"github.com/wsconform/wsconform/internal/gate"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
@@ -36,12 +37,21 @@ findings on server frames come from --fault and are reported, not blamed.
 --fault makes the reference server misbehave (drop-after=N, close=CODE@N,
 delay=DUR, duplicate=TYPE ...) so that reconnect and resume logic is exercised.
 
-Exit codes: 0 when CMD exited 0 and no error finding was made on a client frame;
+--replay FILE serves the recording's server side instead of the reference server
+(its dialect is the recording's): the client gets what the recorded server sent,
+and every client frame must match what the recorded client sent (volatile members
+and --ignore masks aside, ids the client mints may differ when used consistently).
+A difference, a frame that never comes within --wait, one the recording lacks, or a
+recorded connection the client never opens fails the gate (replay.client-mismatch);
+the report carries the per-connection diff.
+
+Exit codes: 0 when CMD exited 0 and no error finding was made on a client frame
+(with --replay: and the client matched the recording);
 1 when either failed (the output says which); 2 usage (also: CMD not found);
 3 harness error.`
 
 func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("gate", "--dialect NAME [--fault SPEC]... [--html F] [--junit F] [--json F] [--markdown F] -- CMD [ARGS...]", gateAbout, stdout)
+	fs := newFlags("gate", "(--dialect NAME [--fault SPEC]... | --replay FILE [--ignore MASK]...) [--html F] [--junit F] [--json F] [--markdown F] -- CMD [ARGS...]", gateAbout, stdout)
 	fs.SetInterspersed(false) // CMD's own flags are CMD's
 	name := fs.String("dialect", "", "dialect the client speaks ("+strings.Join(dialect.Names(), ", ")+"); required")
 	faults := fs.StringArray("fault", nil, "fault the reference server injects into every connection (repeatable)")
@@ -53,10 +63,23 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out.addFlags(fs)
 	verbose := fs.BoolP("verbose", "v", false, "print every frame the client exchanges, not only findings")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
+	var rf replayFlags
+	rf.addFlags(fs)
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
 	command := fs.Args()
+	if err := rf.check("gate", fs); err != nil {
+		return err
+	}
+	var fx *fixture.Fixture
+	if rf.path != "" {
+		var err error
+		if fx, err = gateFixture(rf, *name, len(*faults) > 0, console.New(stderr, *colorMode)); err != nil {
+			return err
+		}
+		*name = fx.Dialect()
+	}
 	switch {
 	case *name == "":
 		return usageErr("gate: --dialect is required")
@@ -82,6 +105,9 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opts := gate.Options{Dialect: *name, Faults: specs, Seed: *seed, EnvVar: *envVar, Command: command,
 		Stdout: stdout, Stderr: stderr, Console: stderr, Verbose: *verbose, Color: *colorMode,
 		Timeout: *timeout, Tool: version.String()}
+	if fx != nil {
+		opts.Upstream = &gate.Upstream{Name: "replay", Handler: fx, Path: fx.Paths()[0], Shutdown: fx.Shutdown, Judge: fx.Judge}
+	}
 	if *record != "" {
 		f, err := os.Create(*record)
 		if err != nil {
@@ -154,6 +180,7 @@ func printGate(p *console.Printer, res gate.Result) {
 	if server > 0 {
 		p.Dim("  %d findings on server frames (from the injected faults) are not blamed on the client\n", server)
 	}
+	printGateReplay(p, res)
 	p.Printf("\n")
 	if res.Passed() {
 		p.Pass("PASS")
@@ -161,4 +188,23 @@ func printGate(p *console.Printer, res gate.Result) {
 		p.Fail("FAIL")
 	}
 	p.Printf("  %s\n", time.Since(res.Report.Started).Round(10*time.Millisecond))
+}
+
+// printGateReplay says, for gate --replay, whether the client did what the
+// recorded client did.
+func printGateReplay(p *console.Printer, res gate.Result) {
+	if len(res.Report.Replays) == 0 {
+		return
+	}
+	rows := 0
+	for _, d := range res.Report.Replays {
+		rows += len(d.Rows)
+	}
+	if res.UpstreamFailures == 0 {
+		p.Pass("✓ the client did what the recorded client did")
+		p.Printf(" (%d connections, %d client frames compared)\n", len(res.Report.Replays), rows)
+		return
+	}
+	p.Fail("✗ %d client frames differ from the recording", res.UpstreamFailures)
+	p.Printf(" (%d connections, %d client frames compared)\n", len(res.Report.Replays), rows)
 }

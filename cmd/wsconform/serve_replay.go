@@ -178,3 +178,28 @@ func printReplaySummary(p *console.Printer, fx *fixture.Fixture) {
 		p.Fail("%d of %d connections differ from the recording, %d conformance findings on client frames\n", mismatched, len(rs), findings)
 	}
 }
+
+// gateFixture is the fixture of `gate --replay`; --dialect, when given,
+// must be the recording's, and --fault does not apply.
+func gateFixture(rf replayFlags, dialectName string, faults bool, p *console.Printer) (*fixture.Fixture, error) {
+	if faults {
+		return nil, usageErr("gate: --fault does not apply to --replay (the recording's own endings are reproduced)")
+	}
+	plan, masks, err := rf.load("gate")
+	if err != nil {
+		return nil, err
+	}
+	if dialectName != "" && dialectName != plan.Dialect {
+		return nil, usageErr("gate: --dialect %s, but the recording is %s (%s); --replay needs no --dialect", dialectName, plan.Dialect, plan.DialectReason)
+	}
+	fx, err := fixture.New(fixture.Options{Plan: plan, Pace: rf.pace, Masks: masks, Wait: rf.wait,
+		Events: func(e fixture.Event) {
+			if e.Kind == fixture.EvMismatch || e.Kind == fixture.EvRefused {
+				printFixtureEvent(p, e)
+			}
+		}})
+	if err != nil {
+		return nil, harnessErr(fmt.Errorf("gate: %w", err))
+	}
+	return fx, nil
+}

@@ -20,12 +20,18 @@ const DefaultEnvVar = "WSCONFORM_URL"
 //	hostd: WSCONFORM_APP_URL, WSCONFORM_HOST_URL, WSCONFORM_USER,
 //	       WSCONFORM_PASSWORD, WSCONFORM_HOST_TOKEN
 func Env(d *dialect.Dialect, base, urlVar string) []string {
+	return EnvPath(d, base, d.Paths[0], urlVar)
+}
+
+// EnvPath is Env with another main endpoint path (gate --replay: the
+// recording's first connection's path).
+func EnvPath(d *dialect.Dialect, base, path, urlVar string) []string {
 	if urlVar == "" {
 		urlVar = DefaultEnvVar
 	}
 	httpURL := "http" + strings.TrimPrefix(base, "ws")
 	env := []string{
-		urlVar + "=" + base + d.Paths[0],
+		urlVar + "=" + base + path,
 		"WSCONFORM_BASE_URL=" + base,
 		"WSCONFORM_HTTP_URL=" + httpURL,
 		"WSCONFORM_DIALECT=" + d.Dialect,

@@ -17,8 +17,6 @@ import (
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
 	"github.com/wsconform/wsconform/internal/proxy"
-	"github.com/wsconform/wsconform/reference"
-	"github.com/wsconform/wsconform/reference/server"
 	"github.com/wsconform/wsconform/reports"
 )
 
@@ -44,6 +42,26 @@ type Options struct {
 	// Timeout bounds the command (0: no bound but the context's).
 	Timeout time.Duration
 	Tool    string
+	// Upstream, when set, replaces the reference server (gate --replay:
+	// a recording's fixture); Faults do not apply then.
+	Upstream *Upstream
+}
+
+// Upstream is a server the gate runs in place of the reference server,
+// behind the same proxy.
+type Upstream struct {
+	// Name is the target's name in the report ("replay").
+	Name string
+	// Handler serves the client's connections (through the proxy).
+	Handler http.Handler
+	// Path is the main endpoint's path for WSCONFORM_URL ("": the
+	// dialect's).
+	Path string
+	// Shutdown ends the handler's connections once the proxy stopped.
+	Shutdown func(context.Context) error
+	// Judge adds the upstream's own verdict to the report once everything
+	// stopped and returns how many failures it found; any fails the gate.
+	Judge func(*reports.Report) int
 }
 
 // Result is the outcome of a gate run.
@@ -54,12 +72,14 @@ type Result struct {
 	// ClientErrors counts error findings on frames the client sent;
 	// Connections counts the WebSocket connections it opened.
 	ClientErrors, ClientWarnings, Connections int
+	// UpstreamFailures is what Upstream.Judge found (replay mismatches).
+	UpstreamFailures int
 }
 
 // Passed reports whether the gate passes: the command succeeded, the
 // client talked, and no error finding was made on its frames.
 func (r Result) Passed() bool {
-	return r.CommandErr == nil && r.ClientErrors == 0 && r.Connections > 0
+	return r.CommandErr == nil && r.ClientErrors == 0 && r.Connections > 0 && r.UpstreamFailures == 0
 }
 
 // ErrNotRun says the command could not be started at all (not found, not
@@ -78,26 +98,36 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	shareWriters(&opts)
 	started := time.Now()
-	ref, err := reference.Start(ctx, "127.0.0.1:0", reference.Options{
-		Config: server.Config{Faults: opts.Faults, Seed: opts.Seed}, Dialects: []string{d.Dialect}})
-	if err != nil {
-		return Result{}, fmt.Errorf("start reference server: %w", err)
-	}
-	defer ref.Shutdown(context.Background())
-	p, base, stop, err := startProxy(d.Dialect, ref.URL, opts)
+	up, err := startUpstream(ctx, d.Dialect, opts)
 	if err != nil {
 		return Result{}, err
 	}
-	cmdErr := runCommand(ctx, opts, Env(d, base, opts.EnvVar))
+	defer up.stop(context.Background()) //nolint:errcheck // a second stop after the one below is a no-op
+	p, base, stop, err := startProxy(d.Dialect, up.url, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	env := Env(d, base, opts.EnvVar)
+	if opts.Upstream != nil && opts.Upstream.Path != "" {
+		env = EnvPath(d, base, opts.Upstream.Path, opts.EnvVar)
+	}
+	cmdErr := runCommand(ctx, opts, env)
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := stop(sctx); err != nil {
 		return Result{}, fmt.Errorf("stop proxy: %w", err)
 	}
+	if err := up.stop(sctx); err != nil {
+		return Result{}, err
+	}
 	if errors.Is(cmdErr, ErrNotRun) {
 		return Result{}, cmdErr
 	}
-	res := judge(p.Report(), cmdErr, opts, ref.URL)
+	res := judge(p.Report(), cmdErr, opts, up.name, up.url)
+	if opts.Upstream != nil && opts.Upstream.Judge != nil {
+		res.UpstreamFailures = opts.Upstream.Judge(res.Report)
+		res.Report.Tally()
+	}
 	res.Report.Started = started
 	res.Report.Finished = time.Now()
 	return res, nil
@@ -158,13 +188,13 @@ func runCommand(ctx context.Context, opts Options, env []string) error {
 // frames (and the proxy's own, which say what it could not check) decide a
 // session's verdict, and a "client command" scenario carries the command's
 // outcome.
-func judge(r *reports.Report, cmdErr error, opts Options, upstream string) Result {
+func judge(r *reports.Report, cmdErr error, opts Options, target, upstream string) Result {
 	if r == nil {
 		r = reports.New(reports.KindProxy, opts.Tool, time.Now())
 	}
 	r.Kind = reports.KindGate
 	r.Command = "wsconform gate --dialect " + opts.Dialect + " -- " + strings.Join(opts.Command, " ")
-	r.Targets = []reports.Target{{Name: "reference", URL: upstream, Reference: true}}
+	r.Targets = []reports.Target{{Name: target, URL: upstream, Reference: target == "reference"}}
 	r.Dialects = []string{opts.Dialect}
 	res := Result{Report: r, CommandErr: cmdErr}
 	for i := range r.Sessions {
@@ -186,14 +216,14 @@ func judge(r *reports.Report, cmdErr error, opts Options, upstream string) Resul
 		s.Verdict = reports.FromFindings(blamed)
 	}
 	cmd := reports.Scenario{ID: "gate.command", Name: "the client command succeeds", Dialect: opts.Dialect,
-		Target: "reference", Level: "must", Verdict: reports.Passed,
+		Target: target, Level: "must", Verdict: reports.Passed,
 		Steps: []reports.Step{{Keyword: "Run", Text: strings.Join(opts.Command, " "), Status: "passed"}}}
 	if cmdErr != nil {
 		cmd.Verdict, cmd.Reason = reports.Failed, cmdErr.Error()
 		cmd.Steps[0].Status, cmd.Steps[0].Error = "failed", cmdErr.Error()
 	}
 	traffic := reports.Scenario{ID: "gate.traffic", Name: "the client talks to the server", Dialect: opts.Dialect,
-		Target: "reference", Level: "must", Verdict: reports.Passed,
+		Target: target, Level: "must", Verdict: reports.Passed,
 		Reason: fmt.Sprintf("%d WebSocket connections", res.Connections)}
 	if res.Connections == 0 {
 		traffic.Verdict, traffic.Reason = reports.Failed, "the client opened no WebSocket connection through the gate (is it using $"+envVar(opts)+"?)"

@@ -39,7 +39,8 @@ func TestClientProcess(t *testing.T) {
 // "nosid" resumes as the spec's Resume reads, without session_id;
 // "1006-only" reconnects only when the connection dropped (1006) and ends
 // quietly on any close frame; "fail" exits non-zero after a clean
-// exchange; "silent" never connects. A refused resume ends the client
+// exchange; "silent" never connects; "other-text" asks for another turn
+// than the recorded one (a replay mismatch). A refused resume ends the client
 // quietly (exit 0): the gate must fail it on its frames alone.
 func minicodexClient(mode, url string) error {
 	flags := map[string]bool{}
@@ -100,7 +101,11 @@ func minicodexClient(mode, url string) error {
 			}
 			if !sent {
 				sent = true
-				if err := send(map[string]any{"type": "send", "text": "/stream 6", "client_msg_id": "m1"}); err != nil {
+				text := "/stream 6"
+				if flags["other-text"] {
+					text = "/stream 5"
+				}
+				if err := send(map[string]any{"type": "send", "text": text, "client_msg_id": "m1"}); err != nil {
 					return err
 				}
 			}

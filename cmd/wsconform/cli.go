@@ -63,6 +63,7 @@ func commands() []command {
 		{"gate", "run a client command against the reference server and judge its traffic", runGate},
 		{"validate", "judge recordings and HAR files offline", runValidate},
 		{"replay", "replay a recording's client side against a server and diff the answers", runReplay},
+		{"export", "export a recording as a Chrome DevTools HAR file", runExport},
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},
 		{"version", "print the version", runVersion},

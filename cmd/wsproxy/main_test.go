@@ -157,7 +157,7 @@ func TestHelp(t *testing.T) {
 	for _, flag := range []string{"--upstream", "--listen", "--dialect", "--record", "--html", "--junit", "--json", "--fault",
 		"--seed", "--quiet", "--strict", "--insecure", "--tls-cert", "--tls-key", "--max-frame", "--write-timeout",
 		"--dial-timeout", "--queue", "--validation-queue", "--color", "--version", "drop-after=N", "Exit codes",
-		"--path", "--host", "--origin", "--allow-host", "--markdown", "-q, --quiet", "-k, --insecure", "--memory-budget", "--max-conns", "--idle-timeout", "keep (the client's"} {
+		"--path", "--host", "--origin", "--allow-host", "--markdown", "-q, --quiet", "-k, --insecure", "--memory-budget", "--max-conns", "--idle-timeout", "keep (the client's", "--web", "--web-allow-remote"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("--help lacks %s", flag)
 		}

@@ -60,6 +60,8 @@ type encoder struct {
 	keep bool
 	buf  bytes.Buffer
 	html bytes.Buffer
+	enc  *json.Encoder // on buf
+	pe   pageEvent     // reused: a following page encodes thousands a second
 }
 
 // event appends one SSE message ("id: N\ndata: JSON\n\n") to out.
@@ -74,9 +76,11 @@ func (e *encoder) event(out *bytes.Buffer, it *item) error {
 // data appends "data: JSON\n\n" without an id (state, drops, stats).
 func (e *encoder) data(out *bytes.Buffer, v any) error {
 	e.buf.Reset()
-	enc := json.NewEncoder(&e.buf)
-	enc.SetEscapeHTML(false) // the page sets it as text or parses it; never as markup
-	if err := enc.Encode(v); err != nil {
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.buf)
+		e.enc.SetEscapeHTML(false) // the page sets it as text or parses it; never as markup
+	}
+	if err := e.enc.Encode(v); err != nil {
 		return err
 	}
 	out.WriteString("data: ")
@@ -87,7 +91,8 @@ func (e *encoder) data(out *bytes.Buffer, v any) error {
 
 func (e *encoder) convert(it *item) *pageEvent {
 	ev := &it.ev
-	pe := &pageEvent{K: kindLetter[ev.Kind], T: ev.Time.UnixMilli(), Conn: ev.Conn, Session: ev.Session, Parent: ev.Parent,
+	pe := &e.pe
+	*pe = pageEvent{K: kindLetter[ev.Kind], T: ev.Time.UnixMilli(), Conn: ev.Conn, Session: ev.Session, Parent: ev.Parent,
 		URL: e.url(ev.URL)}
 	switch ev.Kind {
 	case proxy.LiveFrame:

@@ -73,6 +73,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	perBatch := max(1, int(int64(s.cfg.PageRate)*int64(batchEvery)/int64(time.Second)))
 	var (
 		items   []item
+		arena   []byte
 		dropped uint64
 		lost    uint64
 		wake    <-chan struct{}
@@ -82,7 +83,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	pace := time.NewTimer(0)
 	defer pace.Stop()
 	for {
-		items, from, lost, wake = s.ring.read(from, perBatch, items[:0])
+		// Payloads are copied into arena, reused batch after batch (when
+		// it grows, items of this batch keep the old array alive).
+		arena = arena[:0]
+		items, from, lost, wake = s.ring.readInto(from, perBatch, items[:0], &arena)
 		dropped += lost
 		if len(items) > 0 || lost > 0 {
 			for i := range items {

@@ -87,6 +87,14 @@ func (r *ring) oldest() uint64 {
 // before the reader came, or frames skipped), and, when there was nothing
 // to read, a channel closed by the next publish.
 func (r *ring) read(from uint64, maxFrames int, dst []item) (out []item, next, lost uint64, wake <-chan struct{}) {
+	return r.readInto(from, maxFrames, dst, nil)
+}
+
+// readInto is read with the payloads copied into arena (reused by the
+// caller from batch to batch, so that a following page does not allocate
+// per event); it returns the items and the arena through the items'
+// payloads.
+func (r *ring) readInto(from uint64, maxFrames int, dst []item, arena *[]byte) (out []item, next, lost uint64, wake <-chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch old := r.oldest(); {
@@ -111,7 +119,13 @@ func (r *ring) read(from uint64, maxFrames int, dst []item) (out []item, next, l
 		}
 		dst = append(dst, item{id: id, ev: s.ev})
 		it := &dst[len(dst)-1]
-		it.ev.Payload = slices.Clone(s.payload)
+		if arena != nil {
+			start := len(*arena)
+			*arena = append(*arena, s.payload...)
+			it.ev.Payload = (*arena)[start:len(*arena):len(*arena)]
+		} else {
+			it.ev.Payload = slices.Clone(s.payload)
+		}
 		if s.ev.Finding != nil {
 			it.finding = s.finding
 			it.finding.Related = slices.Clone(s.finding.Related)

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -48,4 +50,40 @@ func TestStreamFramesAndFindings(t *testing.T) {
 	if r.Verdict != "failed" {
 		t.Errorf("verdict %s", r.Verdict)
 	}
+}
+
+// TestStreamResume: a page that reconnects with Last-Event-ID gets the
+// events after it, not the window again.
+func TestStreamResume(t *testing.T) {
+	s := startStack(t, Config{})
+	c := dialClient(t, s.proxyURL)
+	c.turn("/stream 3")
+	first := openSSE(t, s.webURL, "")
+	evs := first.until(func(ev sseEvent) bool { return ev.data["y"] == "turn_done" })
+	var mid sseEvent
+	for _, ev := range evs {
+		if ev.id != "" && ev.data["y"] == "accepted" {
+			mid = ev
+		}
+	}
+	if mid.id == "" {
+		t.Fatal("no accepted frame in the stream")
+	}
+	again := openSSE(t, s.webURL, mid.id)
+	if h := again.next(); h.data["k"] != "hello" {
+		t.Fatalf("first event %s", h.raw)
+	}
+	next := again.next()
+	if want := fmt.Sprint(mustAtoi(t, mid.id) + 1); next.id != want {
+		t.Errorf("resumed at id %s, want %s", next.id, want)
+	}
+	c.close()
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -1,0 +1,194 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/wsconform/wsconform/internal/proxy"
+)
+
+// BenchmarkRelayPage is the proxy's round-trip benchmark (1 KiB minicodex
+// frames, one at a time, validation and recording on; see
+// internal/proxy/bench_test.go) with the live view: "no-web" without it,
+// "page-closed" with the observer on and no page, "page-open" with a page
+// following the stream (a real SSE reader that decodes every event, as
+// the browser's EventSource would).
+//
+//	go test -run XXX -bench BenchmarkRelayPage -benchtime 20000x ./internal/web
+func BenchmarkRelayPage(b *testing.B) {
+	up := benchUpstream(b)
+	for _, mode := range []string{"no-web", "page-closed", "page-open"} {
+		b.Run(mode, func(b *testing.B) {
+			url, events := benchProxy(b, up, mode != "no-web")
+			if mode == "page-open" {
+				drainSSE(b, events) // the page keeps up; decoding is the browser's work, in its own process
+			}
+			ws := benchDial(b, url)
+			roundTrips(b, ws, 500) // warm up
+			b.ResetTimer()
+			start := time.Now()
+			rtts := roundTrips(b, ws, b.N)
+			elapsed := time.Since(start)
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "msgs/s")
+			b.ReportMetric(float64(quantile(rtts, 0.5).Microseconds()), "p50-µs")
+			b.ReportMetric(float64(quantile(rtts, 0.99).Microseconds()), "p99-µs")
+		})
+	}
+}
+
+var (
+	benchSend = []byte(`{"type":"send","text":"` + strings.Repeat("s", 1024-25) + `"}`)
+	padding   = strings.Repeat("a", 1024-47-4)
+)
+
+// benchUpstream answers hello with welcome and every other message with
+// an assistant_text of the next event_id (as the proxy's benchmark).
+func benchUpstream(tb testing.TB) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := (&websocket.Upgrader{ReadBufferSize: 16 << 10, WriteBufferSize: 16 << 10}).Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.Close()
+		var id int64
+		buf := make([]byte, 0, 2048)
+		for {
+			_, data, err := ws.ReadMessage()
+			if err != nil {
+				return
+			}
+			if strings.Contains(string(data[:min(len(data), 20)]), `"hello"`) {
+				_ = ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"welcome","v":"1.0.0","session_state":{"session_id":"bench","version":"1.0.0","capabilities":[],"run_counter":0}}`))
+				continue
+			}
+			id++
+			buf = append(buf[:0], `{"type":"assistant_text","event_id":`...)
+			buf = strconv.AppendInt(buf, id, 10)
+			buf = append(buf, `,"text":"`...)
+			buf = append(buf, padding...)
+			buf = append(buf, `"}`...)
+			if ws.WriteMessage(websocket.TextMessage, buf) != nil {
+				return
+			}
+		}
+	}))
+	tb.Cleanup(srv.Close)
+	return "ws" + strings.TrimPrefix(srv.URL, "http")
+}
+
+// benchProxy serves a proxy (minicodex, recording to a file, quiet) with a
+// live view when live; it returns the proxy's URL and the page's.
+func benchProxy(tb testing.TB, upstream string, live bool) (string, string) {
+	f, err := os.Create(filepath.Join(tb.TempDir(), "rec.jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { f.Close() })
+	cfg := proxy.Config{Upstream: upstream, Dialect: "minicodex", Record: f, Label: "bench"}
+	pageURL := ""
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	if live {
+		wln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		w, err := New(Config{Listen: wln.Addr().String(), Recording: f.Name()})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cfg.Live = w
+		defer func() { go func() { served <- w.Serve(ctx, wln) }() }()
+		pageURL = "http://" + wln.Addr().String() + "/"
+	} else {
+		served <- nil
+	}
+	p, err := proxy.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := &http.Server{Handler: p}
+	go func() { _ = srv.Serve(ln) }()
+	tb.Cleanup(func() {
+		sctx, scancel := context.WithTimeout(context.Background(), timeout)
+		defer scancel()
+		go func() { _ = srv.Shutdown(sctx) }()
+		_ = p.Shutdown(sctx)
+		cancel()
+		<-served
+	})
+	return "ws://" + ln.Addr().String(), pageURL
+}
+
+func benchDial(tb testing.TB, url string) *websocket.Conn {
+	ws, _, err := (&websocket.Dialer{ReadBufferSize: 16 << 10, WriteBufferSize: 16 << 10}).Dial(url+"/ws", nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ws.Close() })
+	if err := ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"hello","v":"1.0.0"}`)); err != nil {
+		tb.Fatal(err)
+	}
+	if _, _, err := ws.ReadMessage(); err != nil {
+		tb.Fatal(err)
+	}
+	return ws
+}
+
+func roundTrips(tb testing.TB, ws *websocket.Conn, n int) []time.Duration {
+	rtts := make([]time.Duration, 0, n)
+	for range n {
+		start := time.Now()
+		if err := ws.WriteMessage(websocket.TextMessage, benchSend); err != nil {
+			tb.Fatal(err)
+		}
+		if _, _, err := ws.ReadMessage(); err != nil {
+			tb.Fatal(err)
+		}
+		rtts = append(rtts, time.Since(start))
+	}
+	return rtts
+}
+
+func quantile(d []time.Duration, q float64) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[int(q*float64(len(s)-1))]
+}
+
+// drainSSE reads a page's event stream as fast as it comes, line by line.
+func drainSSE(tb testing.TB, url string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", url+"events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		tb.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+		}
+	}()
+	tb.Cleanup(func() { cancel(); resp.Body.Close(); <-done })
+}

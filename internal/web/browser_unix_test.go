@@ -75,7 +75,7 @@ func TestBrowserLiveView(t *testing.T) {
 
 	// Back to the bottom for the picture: a finding in view.
 	c.turn("/stream 3 last")
-	b.waitFor("the last turn", `Array.from(document.querySelectorAll(".lv-r .p")).some(e => e.textContent.includes("last"))`)
+	b.waitFor("the last turn", `Array.from(document.querySelectorAll(".lv-r.s2c .p")).some(e => e.textContent.includes('"text":"last"')) && document.querySelector(".lv-r:last-child .y").textContent === "turn_done"`)
 	shot := b.screenshot("web-view.png")
 	if dir := os.Getenv("WSCONFORM_WEB_SCREENSHOT"); dir != "" {
 		data, _ := os.ReadFile(shot)

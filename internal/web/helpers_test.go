@@ -67,6 +67,9 @@ func startStack(t testing.TB, wcfg Config, mutate ...string) *stack {
 		t.Fatal(err)
 	}
 	wcfg.Listen, wcfg.Recording = wln.Addr().String(), s.rec
+	if wcfg.Title == "" {
+		wcfg.Title = "wsproxy → " + ref.URL
+	}
 	if s.web, err = New(wcfg); err != nil {
 		t.Fatal(err)
 	}

@@ -85,6 +85,9 @@ func replaceInText(payload []byte, changes []change) ([]byte, bool) {
 	out := payload
 	done := map[string]bool{}
 	for _, c := range changes {
+		if len(c.path) == 0 {
+			return nil, false // the whole message is the value: re-encode
+		}
 		key := c.path[len(c.path)-1] + "\x00" + string(mustJSON(c.old))
 		if _, isString := c.old.(string); isString {
 			key = string(mustJSON(c.old))

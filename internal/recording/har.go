@@ -49,6 +49,9 @@ type harConn struct {
 	first   float64 // time of its first message with a readable time
 	msgs    int64   // file offset just past the "_webSocketMessages" key
 	count   int     // messages that are whole JSON values
+	// unjudged is the reason WriteHAR kept in the entry's _wsconform when
+	// the recorder relayed the connection without judging it.
+	unjudged string
 }
 
 type harMessage struct {
@@ -56,6 +59,9 @@ type harMessage struct {
 	Time   json.RawMessage `json:"time"` // epoch seconds, fractional
 	Opcode int             `json:"opcode"`
 	Data   json.RawMessage `json:"data"`
+	// Base64 holds the exact bytes of a text message that is not valid
+	// UTF-8 (a JSON string cannot), as WriteHAR exports it.
+	Base64 string `json:"_wsconformBase64,omitempty"`
 }
 
 // scanHAR reads the HAR file in r[base:size] and calls line for every line
@@ -145,6 +151,14 @@ func (ix *harIndex) entryObject() error {
 			ix.cur.url = req.URL
 		case "_webSocketMessages":
 			return ix.messages()
+		case "_wsconform":
+			var priv struct {
+				Unjudged string `json:"unjudged"`
+			}
+			if err := ix.value(&priv); err != nil {
+				return err
+			}
+			ix.cur.unjudged = priv.Unjudged
 		default:
 			return ix.skip()
 		}
@@ -258,6 +272,13 @@ func harFrame(conn, url string, m harMessage, secs float64) (Line, error) {
 	l := Line{Kind: KindFrame, Conn: conn, URL: url, Dir: dir, Opcode: m.Opcode, Time: unixTime(secs)}
 	switch wire.Opcode(m.Opcode) {
 	case wire.OpText:
+		if m.Base64 != "" {
+			if _, err := base64.StdEncoding.DecodeString(m.Base64); err != nil {
+				return Line{}, fmt.Errorf("_wsconformBase64 is not base64: %w", err)
+			}
+			l.Base64 = &m.Base64
+			break
+		}
 		l.Text = &data
 	case wire.OpBinary:
 		if _, err := base64.StdEncoding.DecodeString(data); err != nil {

@@ -28,6 +28,14 @@ func mergeHAR(r io.ReaderAt, size int64, conns []harConn, line func(Line) error,
 			if open.Time.IsZero() && !math.IsInf(k.c.first, 1) {
 				open.Time = unixTime(k.c.first)
 			}
+			if k.c.unjudged != "" {
+				// WriteHAR exported a connection the recorder did not
+				// judge: its mark comes first, so that a streaming reader
+				// leaves all of the connection's lines alone.
+				if err := line(Line{Kind: KindSession, Conn: k.id, Session: k.id, URL: k.c.url, Unjudged: k.c.unjudged, Time: open.Time}); err != nil {
+					return err
+				}
+			}
 			if err := line(open); err != nil {
 				return err
 			}

@@ -111,8 +111,8 @@ func recordings(t *testing.T, dir string) []string {
 // same findings (rule, direction, frame payload), frames, connections and
 // sessions as the recording itself, with the dialect detected or given.
 //
-// Connections the recorder did not judge are left out (OmitUnjudged): a
-// HAR cannot say a connection was not judged (TestWriteHARUnjudged).
+// Connections the recorder did not judge keep their mark in the entry's
+// _wsconform, which the HAR reader honours: they are not judged either way.
 func TestWriteHARRoundTrip(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -120,7 +120,7 @@ func TestWriteHARRoundTrip(t *testing.T) {
 		for _, d := range []string{"auto", headerDialect(t, path)} {
 			t.Run(filepath.Base(path)+"/"+d, func(t *testing.T) {
 				t.Parallel()
-				har := exportHAR(t, path, t.TempDir(), recording.HAROptions{Creator: "wsconform test", OmitUnjudged: true})
+				har := exportHAR(t, path, t.TempDir(), recording.HAROptions{Creator: "wsconform test"})
 				want := judge(t, path, d)
 				got := judge(t, har, d)
 				if got.source != recording.SourceHAR {

@@ -75,10 +75,7 @@ func scanRecording(r io.Reader, dialectName string) (*prescan, error) {
 			}
 		case recording.KindSession:
 			if l.Unjudged != "" {
-				if !p.isUnjudged(l.Conn) {
-					p.unjudged[l.Conn] = l.Unjudged
-					p.order = append(p.order, l.Conn)
-				}
+				p.markUnjudged(l.Conn, "", l.Unjudged)
 				return nil
 			}
 			if recorded[l.Conn] == "" {
@@ -135,6 +132,21 @@ func scanRecording(r io.Reader, dialectName string) (*prescan, error) {
 		}
 	}
 	return p, nil
+}
+
+// markUnjudged records a connection the recorder did not judge, and why.
+func (p *prescan) markUnjudged(conn, url, reason string) {
+	if p.unjudged == nil {
+		p.unjudged, p.urls = map[string]string{}, map[string]string{}
+	}
+	if p.isUnjudged(conn) {
+		return
+	}
+	p.unjudged[conn] = reason
+	p.order = append(p.order, conn)
+	if url != "" {
+		p.urls[conn] = url
+	}
 }
 
 // rewrite adjusts a line of the second pass to what the first learned; it

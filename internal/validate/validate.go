@@ -154,6 +154,10 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 		}
 		lines++
 		if hs != nil {
+			if l.Kind == recording.KindSession && l.Unjudged != "" {
+				pre.markUnjudged(l.Conn, l.URL, l.Unjudged) // a HAR file's mark comes before the connection's lines
+				return nil
+			}
 			hs.line(l, judge)
 		} else {
 			judge(l)

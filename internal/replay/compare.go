@@ -43,7 +43,13 @@ func Decode(payload []byte) (any, error) {
 // first sighting of a recorded id learns its new value, later sightings
 // must agree with it. typ is the message type (for typed masks).
 func Compare(typ string, recorded, replayed any, masks Masks, ids *IDs) []MemberDiff {
-	c := comparer{typ: typ, masks: masks, ids: ids}
+	c := comparer{typ: typ, masks: masks, ids: ids, learnOnly: true}
+	if ids != nil {
+		// First learn every id of the pair, then compare: a text that
+		// quotes an id may come before the id's own member.
+		c.walk(nil, recorded, replayed)
+	}
+	c.learnOnly = false
 	c.walk(nil, recorded, replayed)
 	return c.diffs
 }
@@ -53,6 +59,8 @@ type comparer struct {
 	masks Masks
 	ids   *IDs
 	diffs []MemberDiff
+	// learnOnly makes a walk learn ids and report nothing.
+	learnOnly bool
 }
 
 func (c *comparer) walk(path []string, a, b any) {
@@ -122,6 +130,9 @@ func (c *comparer) walk(path []string, a, b any) {
 }
 
 func (c *comparer) add(path []string, a, b any) {
+	if c.learnOnly {
+		return
+	}
 	c.diffs = append(c.diffs, MemberDiff{Pointer: Pointer(path), Recorded: show(a), Replayed: show(b)})
 }
 

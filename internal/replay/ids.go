@@ -119,11 +119,11 @@ const minEmbedded = 6
 // (one at least minEmbedded long) with its new value: a path or message
 // that quotes a session id reads as the new server would write it.
 func (m *IDs) Rewrite(s string) string {
-	if len(m.ids) == 0 || len(s) < minEmbedded {
-		return s
-	}
 	if v, ok := m.ids[s]; ok {
 		return v
+	}
+	if len(m.ids) == 0 || len(s) < minEmbedded {
+		return s
 	}
 	var pairs []string
 	for old, new := range m.ids {

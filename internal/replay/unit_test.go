@@ -11,8 +11,8 @@ func TestCompare(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name, typ, rec, new string
-		ignore            []string
-		want              []MemberDiff
+		ignore              []string
+		want                []MemberDiff
 	}{
 		{"equal", "x", `{"a":1,"b":[1,2]}`, `{"b":[1,2],"a":1.0}`, nil, nil},
 		{"changed", "x", `{"a":1}`, `{"a":2}`, nil, []MemberDiff{{"/a", "1", "2"}}},

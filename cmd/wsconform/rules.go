@@ -10,6 +10,8 @@ import (
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/fixture"
+	"github.com/wsconform/wsconform/internal/proxy"
 )
 
 func runRules(_ context.Context, args []string, stdout, _ io.Writer) error {
@@ -33,7 +35,7 @@ func runRules(_ context.Context, args []string, stdout, _ io.Writer) error {
 	if *name != "" && !dialect.Known(*name) {
 		return usageErr("rules: unknown dialect %q (known: %v)", *name, dialect.Names())
 	}
-	rules := check.Rules(*name)
+	rules := catalogue(*name)
 	if *asJSON {
 		b, err := json.MarshalIndent(rules, "", "  ")
 		if err != nil {
@@ -53,6 +55,16 @@ func runRules(_ context.Context, args []string, stdout, _ io.Writer) error {
 		printGroup(p, stdout, g, rules, *long)
 	}
 	return nil
+}
+
+// catalogue is every rule a command can report for a dialect ("": all):
+// the check engine's, plus those of the proxy (its own relay findings) and
+// of the replay fixture (a client that differs from a recording), which
+// apply to every dialect.
+func catalogue(name string) []check.Rule {
+	rules := check.Rules(name)
+	rules = append(rules, proxy.Rules()...)
+	return append(rules, fixture.Rules()...)
 }
 
 func printGroup(p *console.Printer, w io.Writer, group string, rules []check.Rule, long bool) {

@@ -113,7 +113,7 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 	if !env.AdmitHost(w, r) {
 		return errRefused
 	}
-	if !env.Guard.originAllowed(r) {
+	if !env.Guard.OriginAllowed(r) {
 		refuse(w, http.StatusForbidden, "bad_origin", fmt.Sprintf("Origin %q is not this server's (--allow-origin allows it)", r.Header.Get("Origin")))
 		return errRefused
 	}

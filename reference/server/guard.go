@@ -80,9 +80,12 @@ func hostName(hostport string) string {
 	return strings.ToLower(strings.Trim(name, "[]"))
 }
 
-// originAllowed reports whether a handshake's Origin may talk to the
-// server (see Guard).
-func (g *Guard) originAllowed(r *http.Request) bool {
+// OriginAllowed reports whether a handshake's Origin may talk to the
+// server (see Guard): a handshake without Origin is not a browser's and
+// passes; a browser page passes when its Origin's host is the request's
+// Host or AllowOrigins lists it ("*": any). The replay fixture applies
+// the same rule.
+func (g *Guard) OriginAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if !g.SameOrigin || origin == "" {
 		return true

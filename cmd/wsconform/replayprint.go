@@ -13,6 +13,9 @@ import (
 // connection (the reports hold them all).
 const againstConsoleRows = 12
 
+// againstConsoleMembers is how many members of a changed row it prints.
+const againstConsoleMembers = 8
+
 // printAgainst prints one line per connection with its diff count, the
 // differing rows (every row with verbose), the distinct problems the check
 // engine found in the new traffic, notes and the verdict.
@@ -97,7 +100,11 @@ func printAgainstRow(p *console.Printer, r reports.ReplayRow) {
 	case reports.DiffChanged:
 		p.Warn("      ~ changed")
 		p.Printf("  %s → %s\n", againstFrame(r.Recorded), againstIndex(r.Replayed))
-		for _, m := range r.Members {
+		for i, m := range r.Members {
+			if i == againstConsoleMembers {
+				p.Dim("          … %d more members in the reports\n", len(r.Members)-i)
+				break
+			}
 			p.Dim("          %s: ", againstPointer(m.Pointer))
 			p.Printf("%s → %s\n", againstMember(m.Recorded), againstMember(m.Replayed))
 		}

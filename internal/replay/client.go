@@ -148,8 +148,11 @@ type player struct {
 	// later waits do not wait for them again.
 	deficit map[*Conn]map[string]int
 	learned map[*Conn]*learnState
-	expect  map[*Conn]*expectation
-	notes   []string
+	// local are ids a connection's server handed out in place of ones
+	// learned on another connection (see learnPair).
+	local  map[*Conn]map[string]string
+	expect map[*Conn]*expectation
+	notes  []string
 
 	lastAction, lastEnd time.Time // wall times of the last client action and end
 	lastAt, lastEndAt   time.Time // recorded times of the same
@@ -192,7 +195,7 @@ func newPlayer(p *Plan, opts Options) (*player, error) {
 	ids := NewIDs(p.Dialect)
 	pl := &player{p: p, d: d, opts: opts, sc: newScript(p, d, timed), tgt: tgt, ids: ids, masks: masks,
 		rw: rewriter{ids: ids, cursors: cursors}, timed: timed, j: &journal{}, notify: make(chan struct{}, 1),
-		lives: map[*Conn]*live{}, errs: map[*Conn]string{}, deficit: map[*Conn]map[string]int{}, learned: map[*Conn]*learnState{}, expect: map[*Conn]*expectation{}}
+		lives: map[*Conn]*live{}, errs: map[*Conn]string{}, deficit: map[*Conn]map[string]int{}, learned: map[*Conn]*learnState{}, local: map[*Conn]map[string]string{}, expect: map[*Conn]*expectation{}}
 	for _, c := range p.Conns {
 		if why, ok := pl.sc.skipped[c]; ok {
 			pl.notes = append(pl.notes, fmt.Sprintf("%s (%s) not replayed: the recorder did not judge it (%s)", c.ID, c.URL, why))
@@ -231,7 +234,7 @@ func (pl *player) step(ctx context.Context, st step) error {
 		f := st.conn.Frames[st.frame]
 		payload := f.Payload
 		if f.Op == wire.OpText {
-			payload = pl.rw.rewrite(frameType(pl.d, f), payload)
+			payload = pl.rw.rewrite(frameType(pl.d, f), payload, pl.local[st.conn])
 		}
 		if err := l.send(ctx, f.Op, payload); err != nil {
 			if ctx.Err() != nil {
@@ -329,6 +332,9 @@ func (pl *player) dial(ctx context.Context, c *Conn) error {
 			return fmt.Errorf("%w: cannot connect to %s: %w", ErrUnreachable, u, err)
 		}
 		why := fmt.Sprintf("handshake refused: %s", resp.Status)
+		if resp.StatusCode == http.StatusNotFound {
+			why += " (is the endpoint elsewhere? give its path in --against, e.g. ws://host:port/ws)"
+		}
 		if len(pl.lives) == 0 {
 			return fmt.Errorf("%w: %s: %s", ErrUnreachable, u, why)
 		}

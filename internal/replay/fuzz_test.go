@@ -58,7 +58,7 @@ func FuzzRewrite(f *testing.F) {
 		ids.Learn("sess_old", "sess_new")
 		ids.LearnOrder("4", "7")
 		cursors, _ := ParseMasks(KnowledgeOf("minicodex").Cursors)
-		out := rewriter{ids: ids, cursors: cursors}.rewrite("resume", payload)
+		out := rewriter{ids: ids, cursors: cursors}.rewrite("resume", payload, nil)
 		if json.Valid(payload) && !json.Valid(out) {
 			t.Fatalf("rewrite broke JSON: %s → %s", payload, out)
 		}

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/wsconform/wsconform/internal/jsonx"
 )
@@ -36,7 +37,7 @@ func (pl *player) learn() {
 			if !ok {
 				continue
 			}
-			pl.learnPair(r.typ, rec.Payload, r.f.Payload)
+			pl.learnPair(c, r.typ, rec.Payload, r.f.Payload)
 		}
 	}
 }
@@ -54,13 +55,29 @@ type frameRef struct{ Payload []byte }
 
 // learnPair compares a recorded answer with the new one for what it
 // teaches; the differences themselves are the diff's business.
-func (pl *player) learnPair(typ string, recorded, replayed []byte) {
+//
+// An id the connection's server hands out in place of one already learned
+// elsewhere (a recorded server that resumed a session on a reconnection,
+// a new one that started another) is the connection's own: its later
+// client frames carry it, as the recorded client's carried what its
+// server said.
+func (pl *player) learnPair(c *Conn, typ string, recorded, replayed []byte) {
 	a, err1 := Decode(recorded)
 	b, err2 := Decode(replayed)
 	if err1 != nil || err2 != nil {
 		return
 	}
-	Compare(typ, a, b, pl.masks, pl.ids)
+	for _, m := range Compare(typ, a, b, pl.masks, pl.ids) {
+		name := m.Pointer[strings.LastIndexByte(m.Pointer, '/')+1:]
+		var old, new string
+		if !pl.ids.IsID(name) || json.Unmarshal([]byte(m.Recorded), &old) != nil || json.Unmarshal([]byte(m.Replayed), &new) != nil || old == "" {
+			continue
+		}
+		if pl.local[c] == nil {
+			pl.local[c] = map[string]string{}
+		}
+		pl.local[c][old] = new
+	}
 	if ptr := pl.d.Ordering.Pointer; ptr != "" {
 		ov, ok1 := jsonx.Get(a, ptr)
 		nv, ok2 := jsonx.Get(b, ptr)

@@ -18,6 +18,7 @@ import (
 type rewriter struct {
 	ids     *IDs
 	cursors Masks
+	local   map[string]string
 }
 
 // change is one value replaced in a frame.
@@ -26,11 +27,13 @@ type change struct {
 	old, new any
 }
 
-// rewrite returns the payload to send for a client frame of type typ.
-func (w rewriter) rewrite(typ string, payload []byte) []byte {
-	if w.ids == nil || (w.ids.Len() == 0 && len(w.ids.order) == 0) {
+// rewrite returns the payload to send for a client frame of type typ;
+// local are the connection's own ids, which win over the learned ones.
+func (w rewriter) rewrite(typ string, payload []byte, local map[string]string) []byte {
+	if w.ids == nil || (w.ids.Len() == 0 && len(w.ids.order) == 0 && len(local) == 0) {
 		return payload
 	}
+	w.local = local
 	doc, err := Decode(payload)
 	if err != nil {
 		return payload
@@ -63,6 +66,10 @@ func (w rewriter) walk(typ string, path []string, v any, changes *[]change) any 
 			x[i] = w.walk(typ, append(path[:len(path):len(path)], strconv.Itoa(i)), e, changes)
 		}
 	case string:
+		if nv, ok := w.local[x]; ok && nv != x {
+			*changes = append(*changes, change{path: path, old: x, new: nv})
+			return nv
+		}
 		if nv, ok := w.ids.Lookup(x); ok {
 			*changes = append(*changes, change{path: path, old: x, new: nv})
 			return nv

@@ -109,7 +109,7 @@ func TestRewrite(t *testing.T) {
 		{"send", `not json`, `not json`},
 	}
 	for _, tc := range cases {
-		if got := string(w.rewrite(tc.typ, []byte(tc.in))); got != tc.want {
+		if got := string(w.rewrite(tc.typ, []byte(tc.in), nil)); got != tc.want {
 			t.Errorf("rewrite(%s) = %s, want %s", tc.in, got, tc.want)
 		}
 	}

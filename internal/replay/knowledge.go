@@ -22,6 +22,22 @@ type Knowledge struct {
 	// Timed are server message types sent on a timer, not as an answer
 	// (heartbeats): a replay never waits for them and diffs leave them out.
 	Timed []string
+	// ClientTimed are client message types a UI sends on a timer or
+	// whenever it has read enough (pings, keepalives, acks): how many a
+	// client sends, and where, depends on timing, so serve --replay never
+	// compares them with the recording (the check engine still judges
+	// them).
+	ClientTimed []string
+}
+
+// IsClientTimed reports whether typ is one of ClientTimed.
+func (k Knowledge) IsClientTimed(typ string) bool {
+	for _, t := range k.ClientTimed {
+		if t == typ {
+			return true
+		}
+	}
+	return false
 }
 
 // knowledge is the table of the five dialects, from their specs.
@@ -31,6 +47,8 @@ var knowledge = map[string]Knowledge{
 		IDs:      []string{"session_id", "run_id", "req_id", "call_id", "client_msg_id", "active_run_id"},
 		Cursors:  []string{"resume:/last_seen_event_id"},
 		Timed:    []string{"heartbeat", "backpressure"},
+		// ClientTimed: the spec's ping is the client's keepalive.
+		ClientTimed: []string{"ping"},
 	},
 	"hostd": {
 		Volatile: []string{"ts"},
@@ -41,16 +59,20 @@ var knowledge = map[string]Knowledge{
 		IDs:      []string{"session_id", "step_id", "connection_id"},
 		Cursors:  []string{"user.reconnect_with_state:/last_seq", "user.reconnect_with_state:/content/last_seq", "user.reconnect_with_state:/metadata/last_seq", "user.ack:/seq", "user.ack:/content/seq"},
 		Timed:    []string{"system.heartbeat"},
+		// ClientTimed: real clients ack what they have read in batches.
+		ClientTimed: []string{"user.ack"},
 	},
 	"mitto": {
-		Volatile: []string{"server_time", "client_time", "agent_message:/data/text", "agent_thought:/data/text"},
-		IDs:      []string{"session_id", "request_id", "prompt_id", "client_id", "sender_id", "option_id", "last_user_prompt_id", "id"},
-		Cursors:  []string{"load_events:/data/after_seq", "load_events:/data/before_seq"},
-		Timed:    []string{"keepalive_ack"},
+		Volatile:    []string{"server_time", "client_time", "agent_message:/data/text", "agent_thought:/data/text"},
+		IDs:         []string{"session_id", "request_id", "prompt_id", "client_id", "sender_id", "option_id", "last_user_prompt_id", "id"},
+		Cursors:     []string{"load_events:/data/after_seq", "load_events:/data/before_seq"},
+		Timed:       []string{"keepalive_ack"},
+		ClientTimed: []string{"keepalive"},
 	},
 	"coworker": {
-		Volatile: []string{"createdAt", "updatedAt", "checkedAt", "model_stream_chunk:/part", "model_stream_chunk:/rawPart", "assistant_message:/text", "reasoning:/text"},
-		IDs:      []string{"sessionId", "requestId", "turnId", "runId", "taskId", "checkpointId", "clientMessageId", "id"},
+		Volatile:    []string{"createdAt", "updatedAt", "checkedAt", "model_stream_chunk:/part", "model_stream_chunk:/rawPart", "assistant_message:/text", "reasoning:/text"},
+		IDs:         []string{"sessionId", "requestId", "turnId", "runId", "taskId", "checkpointId", "clientMessageId", "id"},
+		ClientTimed: []string{"ping"},
 	},
 }
 

@@ -49,6 +49,46 @@ func BenchmarkRelayPage(b *testing.B) {
 	}
 }
 
+// BenchmarkRelayPageInterleaved measures the three setups of
+// BenchmarkRelayPage in rounds, one after the other, on one process, so
+// that the load of a shared machine weighs on each alike; it reports the
+// median round-trip rate of each and the page-open rate as a share of
+// no-web.
+//
+//	go test -run XXX -bench BenchmarkRelayPageInterleaved -benchtime 1x ./internal/web
+func BenchmarkRelayPageInterleaved(b *testing.B) {
+	up := benchUpstream(b)
+	modes := []string{"no-web", "page-closed", "page-open"}
+	conns := map[string]*websocket.Conn{}
+	for _, mode := range modes {
+		url, events := benchProxy(b, up, mode != "no-web")
+		if mode == "page-open" {
+			drainSSE(b, events)
+		}
+		conns[mode] = benchDial(b, url)
+		roundTrips(b, conns[mode], 500)
+	}
+	const rounds, per = 15, 3000
+	rates := map[string][]float64{}
+	b.ResetTimer()
+	for range b.N {
+		for r := 0; r < rounds; r++ {
+			for _, mode := range modes {
+				start := time.Now()
+				roundTrips(b, conns[mode], per)
+				rates[mode] = append(rates[mode], per/time.Since(start).Seconds())
+			}
+		}
+	}
+	b.StopTimer()
+	med := func(v []float64) float64 { s := slices.Clone(v); slices.Sort(s); return s[len(s)/2] }
+	for _, mode := range modes {
+		b.ReportMetric(med(rates[mode]), mode+"-msgs/s")
+	}
+	b.ReportMetric(100*med(rates["page-open"])/med(rates["no-web"]), "open/none-%")
+	b.ReportMetric(100*med(rates["page-closed"])/med(rates["no-web"]), "closed/none-%")
+}
+
 var (
 	benchSend = []byte(`{"type":"send","text":"` + strings.Repeat("s", 1024-25) + `"}`)
 	padding   = strings.Repeat("a", 1024-47-4)

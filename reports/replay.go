@@ -15,6 +15,11 @@ const (
 	DiffChanged = "changed" // same type and place, members differ (Members says which)
 	DiffMissing = "missing" // recorded, not seen in the replay
 	DiffExtra   = "extra"   // seen in the replay, not in the recording
+	// DiffMoved: the same message (within the masks) a few places away,
+	// as when a server sends two independent messages in the other order.
+	// Shown, not a difference: the order a spec guarantees is the check
+	// engine's to judge (ordering rules), not the recording's.
+	DiffMoved = "moved"
 )
 
 // ReplayDiff compares one recorded connection with its replay.
@@ -30,7 +35,7 @@ type ReplayDiff struct {
 	// Side is the direction compared: s2c when a server was replayed
 	// against (wsconform replay), c2s when a client was (serve --replay).
 	Side wire.Direction `json:"side"`
-	// Matched is true when every row is DiffSame.
+	// Matched is true when every row is DiffSame (or DiffMoved).
 	Matched bool `json:"matched"`
 	// Masks are the members ignored, as given (dialect's and --ignore).
 	Masks []string    `json:"masks,omitempty"`
@@ -56,11 +61,11 @@ type MemberDiff struct {
 	Replayed string `json:"replayed,omitempty"`
 }
 
-// Differs counts the rows that are not DiffSame.
+// Differs counts the rows that differ (not DiffSame or DiffMoved).
 func (d ReplayDiff) Differs() int {
 	n := 0
 	for _, r := range d.Rows {
-		if r.Op != DiffSame {
+		if r.Op != DiffSame && r.Op != DiffMoved {
 			n++
 		}
 	}

@@ -69,6 +69,8 @@ func printAgainstConn(p *console.Printer, d reports.ReplayDiff, verbose bool) {
 	n := d.Differs()
 	rows := fmt.Sprintf("  %d %s, ", len(d.Rows), plural(len(d.Rows), "message", "messages"))
 	switch {
+	case d.Matched && d.Counts()[reports.DiffMoved] > 0:
+		p.Pass("%sno diff (%d moved a few places: independent messages in another order)\n", rows, d.Counts()[reports.DiffMoved])
 	case d.Matched:
 		p.Pass("%sno diff\n", rows)
 	case n == 0:
@@ -81,7 +83,7 @@ func printAgainstConn(p *console.Printer, d reports.ReplayDiff, verbose bool) {
 	}
 	shown := 0
 	for _, r := range d.Rows {
-		if r.Op == reports.DiffSame && !verbose {
+		if (r.Op == reports.DiffSame || r.Op == reports.DiffMoved) && !verbose {
 			continue
 		}
 		if !verbose && shown == againstConsoleRows {
@@ -97,6 +99,8 @@ func printAgainstRow(p *console.Printer, r reports.ReplayRow) {
 	switch r.Op {
 	case reports.DiffSame:
 		p.Dim("      = same     %s\n", againstFrame(r.Replayed))
+	case reports.DiffMoved:
+		p.Dim("      ↕ moved    %s → %s\n", againstFrame(r.Recorded), againstIndex(r.Replayed))
 	case reports.DiffChanged:
 		p.Warn("      ~ changed")
 		p.Printf("  %s → %s\n", againstFrame(r.Recorded), againstIndex(r.Replayed))

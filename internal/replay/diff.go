@@ -57,6 +57,7 @@ func (df differ) conn(c *Conn, answers []answer, l *live, why string) (reports.R
 	for _, p := range align(rec.types, rep.types) {
 		out.Rows = append(out.Rows, df.row(p, rec, rep))
 	}
+	out.Rows = df.moved(out.Rows, rec, rep)
 	if row, ok := df.endRow(c, l, end); ok {
 		out.Rows = append(out.Rows, row)
 	}
@@ -81,6 +82,57 @@ func (df differ) row(p pair, rec, rep side) reports.ReplayRow {
 		row.Op = reports.DiffChanged
 	}
 	return row
+}
+
+// moveWindow is how far apart (in rows) a missing message and an extra
+// one may be to be taken for one message that moved.
+const moveWindow = 16
+
+// moved pairs a missing row with an extra row of the same type nearby
+// whose message is the same within the masks: the server sent it in
+// another place, as a server sends two independent messages (a status
+// and a catalogue at connect) in either order. The pair becomes one
+// DiffMoved row at the recorded place; a spec's order is judged by the
+// check engine's ordering rules, not by the recording.
+func (df differ) moved(rows []reports.ReplayRow, rec, rep side) []reports.ReplayRow {
+	gone := make([]bool, len(rows))
+	for i, r := range rows {
+		if r.Op != reports.DiffMissing || r.Recorded == nil {
+			continue
+		}
+		for j := max(0, i-moveWindow); j < min(len(rows), i+moveWindow+1); j++ {
+			x := rows[j]
+			if gone[j] || x.Op != reports.DiffExtra || x.Replayed == nil || x.Replayed.Type != r.Recorded.Type {
+				continue
+			}
+			a, b := frameAt(rec, r.Recorded.Index), frameAt(rep, x.Replayed.Index)
+			try := df
+			try.ids = df.ids.Clone() // a pair that does not match teaches no ids
+			if a == nil || b == nil || len(try.compare(r.Recorded.Type, *a, *b)) > 0 {
+				continue
+			}
+			rows[i] = reports.ReplayRow{Op: reports.DiffMoved, Recorded: r.Recorded, Replayed: x.Replayed}
+			gone[j] = true
+			break
+		}
+	}
+	out := rows[:0]
+	for i, r := range rows {
+		if !gone[i] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// frameAt finds a side's frame by its index.
+func frameAt(s side, index int64) *wire.Frame {
+	for i := range s.frames {
+		if s.frames[i].Index == index {
+			return &s.frames[i]
+		}
+	}
+	return nil
 }
 
 // compare compares two data frames: JSON members within the masks, other

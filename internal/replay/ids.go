@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"maps"
 	"strconv"
 	"strings"
 )
@@ -139,3 +140,9 @@ func (m *IDs) Rewrite(s string) string {
 
 // Len is how many ids were learned.
 func (m *IDs) Len() int { return len(m.ids) }
+
+// Clone is a copy to try a comparison on without learning from it.
+func (m *IDs) Clone() *IDs {
+	c := &IDs{names: m.names, ids: maps.Clone(m.ids), back: maps.Clone(m.back), order: maps.Clone(m.order)}
+	return c
+}

@@ -70,7 +70,9 @@ var knowledge = map[string]Knowledge{
 		ClientTimed: []string{"keepalive"},
 	},
 	"coworker": {
-		Volatile:    []string{"createdAt", "updatedAt", "checkedAt", "model_stream_chunk:/part", "model_stream_chunk:/rawPart", "assistant_message:/text", "reasoning:/text"},
+		// The directories name the server's machine (its working,
+		// output and backup folders), not the protocol.
+		Volatile:    []string{"createdAt", "updatedAt", "checkedAt", "workingDirectory", "outputDirectory", "backupDirectory", "model_stream_chunk:/part", "model_stream_chunk:/rawPart", "assistant_message:/text", "reasoning:/text"},
 		IDs:         []string{"sessionId", "requestId", "turnId", "runId", "taskId", "checkpointId", "clientMessageId", "id"},
 		ClientTimed: []string{"ping"},
 	},

@@ -2,9 +2,14 @@ package replay
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/wire"
+	"github.com/wsconform/wsconform/reports"
 )
 
 func TestCompare(t *testing.T) {
@@ -150,5 +155,60 @@ func TestOrderNear(t *testing.T) {
 	}
 	if _, ok := ids.OrderNear("1"); ok {
 		t.Errorf("OrderNear(1) found a value below every learned one")
+	}
+}
+
+// TestMoved: a message the new server sent a place away, unchanged within
+// the masks, is one "moved" row that does not fail the diff; a changed
+// one stays a missing and an extra row.
+func TestMoved(t *testing.T) {
+	t.Parallel()
+	d := dialect.MustGet("coworker")
+	frame := func(i int64, dir wire.Direction, text string) wire.Frame {
+		return wire.Frame{Conn: "c", Index: i, Dir: dir, Op: wire.OpText, Payload: []byte(text)}
+	}
+	build := func(texts ...string) side {
+		var s side
+		for i, x := range texts {
+			f := frame(int64(i+1), wire.ServerToClient, x)
+			typ, _ := reports.Describe(d, f)
+			s.frames, s.types = append(s.frames, f), append(s.types, typ)
+		}
+		return s
+	}
+	hello := `{"type":"server_hello","sessionId":"s1"}`
+	status := `{"type":"provider_status","sessionId":"s1","ok":true}`
+	catalog := `{"type":"provider_catalog","sessionId":"s1"}`
+	tests := []struct {
+		name     string
+		replayed []string
+		want     string
+		matched  bool
+	}{
+		{"swapped", []string{hello, catalog, status}, "[same moved same]", true},
+		{"swapped and changed", []string{hello, catalog, `{"type":"provider_status","sessionId":"s1","ok":false}`}, "[same missing same extra]", false},
+		{"in place", []string{hello, status, catalog}, "[same same same]", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			df := differ{d: d, ids: NewIDs("coworker"), payload: 1 << 10}
+			rec, rep := build(hello, status, catalog), build(tt.replayed...)
+			var rows []reports.ReplayRow
+			for _, p := range align(rec.types, rep.types) {
+				rows = append(rows, df.row(p, rec, rep))
+			}
+			rows = df.moved(rows, rec, rep)
+			var ops []string
+			for _, r := range rows {
+				ops = append(ops, r.Op)
+			}
+			if fmt.Sprint(ops) != tt.want {
+				t.Errorf("rows %v, want %s", ops, tt.want)
+			}
+			if got := (reports.ReplayDiff{Rows: rows}).Differs() == 0; got != tt.matched {
+				t.Errorf("matched %v, want %v", got, tt.matched)
+			}
+		})
 	}
 }

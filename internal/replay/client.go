@@ -192,9 +192,13 @@ func newPlayer(p *Plan, opts Options) (*player, error) {
 	for _, t := range k.Timed {
 		timed[t] = true
 	}
+	tokens := map[string]bool{}
+	for _, t := range k.Tokens {
+		tokens[t] = true
+	}
 	ids := NewIDs(p.Dialect)
 	pl := &player{p: p, d: d, opts: opts, sc: newScript(p, d, timed), tgt: tgt, ids: ids, masks: masks,
-		rw: rewriter{ids: ids, cursors: cursors}, timed: timed, j: &journal{}, notify: make(chan struct{}, 1),
+		rw: rewriter{ids: ids, cursors: cursors, tokens: tokens}, timed: timed, j: &journal{}, notify: make(chan struct{}, 1),
 		lives: map[*Conn]*live{}, errs: map[*Conn]string{}, deficit: map[*Conn]map[string]int{}, learned: map[*Conn]*learnState{}, local: map[*Conn]map[string]string{}, expect: map[*Conn]*expectation{}}
 	for _, c := range p.Conns {
 		if why, ok := pl.sc.skipped[c]; ok {

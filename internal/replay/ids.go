@@ -3,6 +3,8 @@ package replay
 import (
 	"encoding/json"
 	"maps"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
 	"strconv"
 	"strings"
 )
@@ -19,6 +21,24 @@ type IDs struct {
 	// recorded ids that became one are a difference, not a renaming.
 	back  map[string]string
 	order map[string]json.Number
+	// tokens maps the canonical JSON of a recorded token value
+	// (Knowledge.Tokens) to the new server's value.
+	tokens map[string]any
+}
+
+// LearnToken records that the recorded value of a token member is now
+// new.
+func (m *IDs) LearnToken(old, new any) {
+	if m.tokens == nil {
+		m.tokens = map[string]any{}
+	}
+	m.tokens[string(jsonx.Canonical(old))] = new
+}
+
+// Token returns the new value of a recorded token value.
+func (m *IDs) Token(old any) (any, bool) {
+	v, ok := m.tokens[string(jsonx.Canonical(old))]
+	return v, ok
 }
 
 // NewIDs starts an empty map for a dialect.
@@ -143,6 +163,6 @@ func (m *IDs) Len() int { return len(m.ids) }
 
 // Clone is a copy to try a comparison on without learning from it.
 func (m *IDs) Clone() *IDs {
-	c := &IDs{names: m.names, ids: maps.Clone(m.ids), back: maps.Clone(m.back), order: maps.Clone(m.order)}
+	c := &IDs{names: m.names, ids: maps.Clone(m.ids), back: maps.Clone(m.back), order: maps.Clone(m.order), tokens: maps.Clone(m.tokens)}
 	return c
 }

@@ -22,6 +22,12 @@ type Knowledge struct {
 	// Timed are server message types sent on a timer, not as an answer
 	// (heartbeats): a replay never waits for them and diffs leave them out.
 	Timed []string
+	// Tokens are member names whose whole value (any JSON) the server
+	// mints and the client hands back as it got it (myagent's serialized
+	// state, which reconnect_with_state returns): a replay learns the new
+	// value from the aligned answer and puts it in place of the recorded
+	// one in later client frames. Diffs ignore them (they are volatile).
+	Tokens []string
 	// ClientTimed are client message types a UI sends on a timer or
 	// whenever it has read enough (pings, keepalives, acks): how many a
 	// client sends, and where, depends on timing, so serve --replay never
@@ -55,7 +61,12 @@ var knowledge = map[string]Knowledge{
 		IDs:      []string{"host_id", "run_id", "input_id"},
 	},
 	"myagent": {
-		Volatile: []string{"timestamp", "created_at", "agent.thinking:/content", "agent.partial_answer:/content", "agent.final_answer:/content"},
+		// Tokens: agent.state_exported carries the "Serialized state"
+		// (§All Event Types) that user.reconnect_with_state hands back;
+		// myagent signs it (metadata.signed_state). metrics are the
+		// server process's counters since it started.
+		Tokens:   []string{"signed_state"},
+		Volatile: []string{"timestamp", "signed_state", "metrics", "created_at", "agent.thinking:/content", "agent.partial_answer:/content", "agent.final_answer:/content"},
 		IDs:      []string{"session_id", "step_id", "connection_id"},
 		Cursors:  []string{"user.reconnect_with_state:/last_seq", "user.reconnect_with_state:/content/last_seq", "user.reconnect_with_state:/metadata/last_seq", "user.ack:/seq", "user.ack:/content/seq"},
 		Timed:    []string{"system.heartbeat"},

@@ -78,6 +78,13 @@ func (pl *player) learnPair(c *Conn, typ string, recorded, replayed []byte) {
 		}
 		pl.local[c][old] = new
 	}
+	for _, name := range KnowledgeOf(pl.d.Dialect).Tokens {
+		if ov, ok := findMember(a, name); ok {
+			if nv, ok := findMember(b, name); ok {
+				pl.ids.LearnToken(ov, nv)
+			}
+		}
+	}
 	if ptr := pl.d.Ordering.Pointer; ptr != "" {
 		ov, ok1 := jsonx.Get(a, ptr)
 		nv, ok2 := jsonx.Get(b, ptr)
@@ -87,4 +94,26 @@ func (pl *player) learnPair(c *Conn, typ string, recorded, replayed []byte) {
 			pl.ids.LearnOrder(on, nn)
 		}
 	}
+}
+
+// findMember finds the first member named name, depth first.
+func findMember(v any, name string) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if m, ok := x[name]; ok {
+			return m, true
+		}
+		for _, e := range x {
+			if m, ok := findMember(e, name); ok {
+				return m, true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if m, ok := findMember(e, name); ok {
+				return m, true
+			}
+		}
+	}
+	return nil, false
 }

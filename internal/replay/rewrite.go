@@ -19,6 +19,8 @@ type rewriter struct {
 	ids     *IDs
 	cursors Masks
 	local   map[string]string
+	// tokens are the dialect's Knowledge.Tokens.
+	tokens map[string]bool
 }
 
 // change is one value replaced in a frame.
@@ -30,7 +32,7 @@ type change struct {
 // rewrite returns the payload to send for a client frame of type typ;
 // local are the connection's own ids, which win over the learned ones.
 func (w rewriter) rewrite(typ string, payload []byte, local map[string]string) []byte {
-	if w.ids == nil || (w.ids.Len() == 0 && len(w.ids.order) == 0 && len(local) == 0) {
+	if w.ids == nil || (w.ids.Len() == 0 && len(w.ids.order) == 0 && len(w.ids.tokens) == 0 && len(local) == 0) {
 		return payload
 	}
 	w.local = local
@@ -59,7 +61,15 @@ func (w rewriter) walk(typ string, path []string, v any, changes *[]change) any 
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			x[k] = w.walk(typ, append(path[:len(path):len(path)], k), e, changes)
+			p := append(path[:len(path):len(path)], k)
+			if w.tokens[k] {
+				if nv, ok := w.ids.Token(e); ok {
+					*changes = append(*changes, change{path: p, old: e, new: nv})
+					x[k] = nv
+					continue
+				}
+			}
+			x[k] = w.walk(typ, p, e, changes)
 		}
 	case []any:
 		for i, e := range x {
@@ -111,6 +121,8 @@ func replaceInText(payload []byte, changes []change) ([]byte, bool) {
 				return nil, false
 			}
 			out = bytes.ReplaceAll(out, ob, nb)
+		default: // a token's object or array: re-encode the message
+			return nil, false
 		case json.Number:
 			name := c.path[len(c.path)-1]
 			re, err := regexp.Compile(`("` + regexp.QuoteMeta(name) + `"\s*:\s*)` + regexp.QuoteMeta(old.String()) + `\b`)

@@ -212,3 +212,26 @@ func TestMoved(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteToken: a token the server minted (myagent's signed state)
+// is learned whole from the aligned answer and handed back in place of
+// the recorded one; a client frame without it is sent as recorded.
+func TestRewriteToken(t *testing.T) {
+	t.Parallel()
+	ids := NewIDs("myagent")
+	oldState := map[string]any{"checksum": "aa", "state": map[string]any{"n": json.Number("1")}}
+	ids.LearnToken(oldState, map[string]any{"checksum": "bb", "state": map[string]any{"n": json.Number("2")}})
+	w := rewriter{ids: ids, tokens: map[string]bool{"signed_state": true}}
+	got := string(w.rewrite("user.reconnect_with_state", []byte(`{"event":"user.reconnect_with_state","metadata":{"signed_state":{"state":{"n":1},"checksum":"aa"}}}`), nil))
+	if !strings.Contains(got, `"checksum":"bb"`) || !strings.Contains(got, `"n":2`) {
+		t.Errorf("token not handed back: %s", got)
+	}
+	plain := `{"event":"user.message","content":"hi"}`
+	if got := string(w.rewrite("user.message", []byte(plain), nil)); got != plain {
+		t.Errorf("a frame without the token changed: %s", got)
+	}
+	other := `{"event":"user.reconnect_with_state","metadata":{"signed_state":{"checksum":"zz"}}}`
+	if got := string(w.rewrite("user.reconnect_with_state", []byte(other), nil)); got != other {
+		t.Errorf("an unknown token value changed: %s", got)
+	}
+}

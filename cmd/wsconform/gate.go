@@ -15,6 +15,7 @@ import (
 	"github.com/wsconform/wsconform/internal/fault"
 	"github.com/wsconform/wsconform/internal/fixture"
 	"github.com/wsconform/wsconform/internal/gate"
+	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
 )
@@ -59,6 +60,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	envVar := fs.String("env-var", gate.DefaultEnvVar, "name of the variable that carries the main endpoint's URL")
 	record := fs.String("record", "", "record the client's traffic to `FILE` (JSON Lines; wsconform validate reads it)")
 	timeout := fs.Duration("timeout", 0, "stop CMD (SIGTERM, then SIGKILL) after this long; 0: no limit")
+	webAddr := fs.String("web", "", "serve wsproxy's live view of the client's frames and findings on `ADDR` (loopback) while CMD runs")
 	var out reportFlags
 	out.addFlags(fs)
 	verbose := fs.BoolP("verbose", "v", false, "print every frame the client exchanges, not only findings")
@@ -107,6 +109,21 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		Timeout: *timeout, Tool: version.String()}
 	if fx != nil {
 		opts.Upstream = &gate.Upstream{Name: "replay", Handler: fx, Path: fx.Paths()[0], Shutdown: fx.Shutdown, Judge: fx.Judge}
+	}
+	var lv *gateWeb
+	if *webAddr != "" {
+		if *record == "" { // "Save HAR" reads the recording
+			if *record, err = gateWebRecording(); err != nil {
+				return err
+			}
+		}
+		if lv, err = startGateWeb(ctx, *webAddr, *record, out.noRedact, fx != nil, "wsconform gate "+shellJoin(args)); err != nil {
+			return err
+		}
+		defer lv.stop()
+		opts.Live = lv.srv
+		opts.Attached = func(pr *proxy.Proxy) { lv.attach(pr, fx) }
+		console.New(stderr, *colorMode).Dim("live view %s (served while the command runs; recording to %s)\n", lv.url, *record)
 	}
 	if *record != "" {
 		f, err := os.Create(*record)

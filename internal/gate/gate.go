@@ -45,6 +45,11 @@ type Options struct {
 	// Upstream, when set, replaces the reference server (gate --replay:
 	// a recording's fixture); Faults do not apply then.
 	Upstream *Upstream
+	// Live, when set, is told everything the proxy judges as it happens
+	// (gate --web: the live view), and Attached gets the proxy once it
+	// runs (for the view's report downloads).
+	Live     proxy.LiveObserver
+	Attached func(*proxy.Proxy)
 }
 
 // Upstream is a server the gate runs in place of the reference server,
@@ -139,9 +144,12 @@ func startProxy(name, upstream string, opts Options) (*proxy.Proxy, string, func
 	// MirrorDrops: the reference's drop-after fault cuts its TCP connection,
 	// and a client talking to it directly would see exactly that (1006)
 	p, err := proxy.New(proxy.Config{Upstream: upstream, Dialect: name, Record: opts.Record,
-		Console: opts.Console, Quiet: !opts.Verbose, Color: opts.Color, Tool: opts.Tool, MirrorDrops: true})
+		Console: opts.Console, Quiet: !opts.Verbose, Color: opts.Color, Tool: opts.Tool, MirrorDrops: true, Live: opts.Live})
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("start proxy: %w", err)
+	}
+	if opts.Attached != nil {
+		opts.Attached(p)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -91,19 +91,19 @@ func printAgainstConn(p *console.Printer, d reports.ReplayDiff, verbose bool) {
 			break
 		}
 		shown++
-		printAgainstRow(p, r)
+		printAgainstRow(p, r, reports.SeqLabel(d.Dialect))
 	}
 }
 
-func printAgainstRow(p *console.Printer, r reports.ReplayRow) {
+func printAgainstRow(p *console.Printer, r reports.ReplayRow, seq string) {
 	switch r.Op {
 	case reports.DiffSame:
-		p.Dim("      = same     %s\n", againstFrame(r.Replayed))
+		p.Dim("      = same     %s\n", againstFrame(r.Replayed, seq))
 	case reports.DiffMoved:
-		p.Dim("      ↕ moved    %s → %s\n", againstFrame(r.Recorded), againstIndex(r.Replayed))
+		p.Dim("      ↕ moved    %s → %s\n", againstFrame(r.Recorded, seq), againstIndex(r.Replayed))
 	case reports.DiffChanged:
 		p.Warn("      ~ changed")
-		p.Printf("  %s → %s\n", againstFrame(r.Recorded), againstIndex(r.Replayed))
+		p.Printf("  %s → %s\n", againstFrame(r.Recorded, seq), againstIndex(r.Replayed))
 		for i, m := range r.Members {
 			if i == againstConsoleMembers {
 				p.Dim("          … %d more members in the reports\n", len(r.Members)-i)
@@ -114,16 +114,16 @@ func printAgainstRow(p *console.Printer, r reports.ReplayRow) {
 		}
 	case reports.DiffMissing:
 		p.Fail("      - missing")
-		p.Printf("  %s\n", againstFrame(r.Recorded))
+		p.Printf("  %s\n", againstFrame(r.Recorded, seq))
 	case reports.DiffExtra:
 		p.Fail("      + extra  ")
-		p.Printf("  %s\n", againstFrame(r.Replayed))
+		p.Printf("  %s\n", againstFrame(r.Replayed, seq))
 	}
 }
 
 // againstFrame names a frame in one line: type (or close code), its
 // connection and index, its ordering value, and the start of its payload.
-func againstFrame(f *reports.Frame) string {
+func againstFrame(f *reports.Frame, seq string) string {
 	if f == nil {
 		return "-"
 	}
@@ -140,7 +140,7 @@ func againstFrame(f *reports.Frame) string {
 	}
 	s := fmt.Sprintf("%s  %s#%d", what, f.Conn, f.Index)
 	if f.Seq != "" {
-		s += " seq " + f.Seq
+		s += " " + seq + " " + f.Seq
 	}
 	return s + "  " + againstClip(f.Payload, 80)
 }

@@ -36,7 +36,7 @@ type side struct {
 // (timed types left out) aligned with the replay's by type, aligned pairs
 // compared within the masks, then how the server ended each.
 func (df differ) conn(c *Conn, answers []answer, l *live, why string) (reports.ReplayDiff, int) {
-	out := reports.ReplayDiff{Conn: c.ID, URL: c.URL, Side: wire.ServerToClient, Masks: df.masks.Strings(), Rows: []reports.ReplayRow{}, Error: why}
+	out := reports.ReplayDiff{Conn: c.ID, URL: c.URL, Dialect: df.d.Dialect, Side: wire.ServerToClient, Masks: df.masks.Strings(), Rows: []reports.ReplayRow{}, Error: why}
 	var rec, rep side
 	for _, a := range answers {
 		rec.frames = append(rec.frames, c.Frames[a.frame])

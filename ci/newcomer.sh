@@ -84,7 +84,7 @@ expect 0 "wsproxy " "$wsproxy" --version
 
 echo "== --help of each command"
 expect 0 "Usage:" "$wsconform" --help
-for c in run gate validate serve rules version completion; do
+for c in run gate validate replay serve export rules version completion; do
   expect 0 "Usage: wsconform $c" "$wsconform" "$c" --help
 done
 expect 0 "Usage: wsproxy" "$wsproxy" --help
@@ -120,7 +120,14 @@ if [ -z "$url" ]; then
   failures=$((failures + 1))
 else
   expect 3 "HTTP 404 Not Found: it is not a WebSocket endpoint" "$wsconform" run --dialect minicodex --target "$url/not-here" --color never
+  echo "== a recording replayed against that server (README: Replay a recording)"
+  expect 0 "PASS  4 of 4 connections match the recording" "$wsconform" replay --against "$url" "internal/replay/testdata/minicodex.jsonl" --color never
 fi
+expect 3 "target unreachable: cannot connect" "$wsconform" replay --against ws://127.0.0.1:1/ws "internal/replay/testdata/minicodex.jsonl" --color never
+
+echo "== a recording exported as HAR validates to the same verdict"
+expect 0 "wrote" "$wsconform" export --har minicodex.har "cmd/wsconform/testdata/minicodex-clean.jsonl"
+expect 0 "" "$wsconform" validate minicodex.har
 
 echo "== one empty file"
 : >empty.jsonl

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,12 +211,6 @@ func (c *chromium) navigate(url string) {
 	c.call(c.session, "Page.navigate", map[string]any{"url": url}, nil)
 }
 
-// reload reloads the page, as a user pressing F5.
-func (c *chromium) reload() {
-	c.t.Helper()
-	c.call(c.session, "Page.reload", map[string]any{"ignoreCache": true}, nil)
-}
-
 // eval evaluates a JavaScript expression in the page and returns its
 // value as JSON.
 func (c *chromium) eval(expr string) json.RawMessage {
@@ -246,22 +239,6 @@ func (c *chromium) evalErr(expr string) (json.RawMessage, string) {
 		return nil, r.Exception.Text
 	}
 	return r.Result.Value, ""
-}
-
-// use makes the browser report failures to t (a subtest) and gives the
-// previous test back when the subtest ends.
-func (c *chromium) use(t *testing.T) {
-	prev := c.t
-	c.t = t
-	t.Cleanup(func() { c.t = prev })
-}
-
-// text is the text of the element with id, "" when there is none.
-func (c *chromium) text(id string) string {
-	c.t.Helper()
-	var s string
-	_ = json.Unmarshal(c.eval(fmt.Sprintf(`(document.getElementById(%q) || {}).textContent || ""`, id)), &s)
-	return s
 }
 
 // waitFor polls expr (a JavaScript boolean) until it is true.

@@ -79,21 +79,16 @@ func (r *ring) oldest() uint64 {
 	return 1
 }
 
-// read copies events from id from on (0: the oldest held) into dst: every event that is not
+// readInto copies events from id from on (0: the oldest held) into dst: every event that is not
 // a frame, and the frames among the last maxFrames events available (a
 // reader that is further behind skips the older frames, so that it
 // catches up with the present instead of showing the past slowly). It
 // returns the id to read from next, how many events were lost (overwritten
 // before the reader came, or frames skipped), and, when there was nothing
 // to read, a channel closed by the next publish.
-func (r *ring) read(from uint64, maxFrames int, dst []item) (out []item, next, lost uint64, wake <-chan struct{}) {
-	return r.readInto(from, maxFrames, dst, nil)
-}
-
-// readInto is read with the payloads copied into arena (reused by the
+// The payloads are copied into arena when it is not nil (reused by the
 // caller from batch to batch, so that a following page does not allocate
-// per event); it returns the items and the arena through the items'
-// payloads.
+// per event).
 func (r *ring) readInto(from uint64, maxFrames int, dst []item, arena *[]byte) (out []item, next, lost uint64, wake <-chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

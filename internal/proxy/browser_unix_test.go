@@ -5,6 +5,7 @@ package proxy
 import (
 	"context"
 	"encoding/json"
+	"github.com/wsconform/wsconform/internal/cdp"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -44,7 +45,8 @@ ws.onerror = () => document.getElementById("status").textContent = "connection f
 // --origin upstream works again.
 func TestBrowserSameOrigin(t *testing.T) {
 	up := startSameOrigin(t, sameOriginPage)
-	b := startChromium(t)
+	b := cdp.Start(t, cdp.Options{Window: "1000,800"})
+	b.Timeout, b.Diag = 2*timeout, "document.getElementById(\"status\") && document.getElementById(\"status\").textContent"
 	for _, tc := range []struct {
 		name, host, origin string
 		works              bool
@@ -54,18 +56,18 @@ func TestBrowserSameOrigin(t *testing.T) {
 		{"both-upstream", HostUpstream, OriginUpstream, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b.use(t)
+			b.Use(t)
 			tp := startProxy(t, Config{Upstream: up.url, Host: tc.host, Origin: tc.origin})
-			b.navigate(tp.http + "/")
-			b.waitFor("the page's verdict", `document.getElementById("status").textContent !== "connecting…"`)
-			status := b.text("status")
+			b.Navigate(tp.http + "/")
+			b.WaitFor("the page's verdict", `document.getElementById("status").textContent !== "connecting…"`)
+			status := b.Text("status")
 			if tc.works != strings.HasPrefix(status, "connected sess_same") {
 				t.Fatalf("page status %q", status)
 			}
 			if tc.name == "defaults" {
-				b.screenshot("wsproxy-same-origin.png")
+				b.Screenshot("wsproxy-same-origin.png")
 			}
-			b.navigate("about:blank") // the page's socket closes
+			b.Navigate("about:blank") // the page's socket closes
 			r := tp.Stop()
 			if tc.works {
 				if r.Verdict != reports.Passed || len(r.Sessions) != 1 || r.Sessions[0].ID != "sess_same" {
@@ -125,40 +127,41 @@ func uiUpstream(t *testing.T, mutate ...string) string {
 // says nothing against a faithful server, and names the planted fault of
 // a server whose replay repeats the event the client last saw.
 func TestBrowserMinicodexUIReload(t *testing.T) {
-	b := startChromium(t)
+	b := cdp.Start(t, cdp.Options{Window: "1000,800"})
+	b.Timeout, b.Diag = 2*timeout, "document.getElementById(\"status\") && document.getElementById(\"status\").textContent"
 	for _, mutation := range []string{"", "minicodex-replay-duplicates"} {
 		t.Run("mutation="+mutation, func(t *testing.T) {
-			b.use(t)
+			b.Use(t)
 			var mutate []string
 			if mutation != "" {
 				mutate = []string{mutation}
 			}
 			tp := startProxy(t, Config{Upstream: uiUpstream(t, mutate...)}) // dialect auto
 			// A new proxy is a new origin (its port): its localStorage is empty.
-			b.navigate(tp.http + "/")
-			b.waitFor("the hello", `document.getElementById("status").textContent.startsWith("connected ")`)
+			b.Navigate(tp.http + "/")
+			b.WaitFor("the hello", `document.getElementById("status").textContent.startsWith("connected ")`)
 			send := func(text string) {
-				b.eval(`document.getElementById("text").value = ` + jsString(text) + `; document.getElementById("send").click(); true`)
+				b.Eval(`document.getElementById("text").value = ` + jsString(text) + `; document.getElementById("send").click(); true`)
 			}
 			send("/stream 5")
-			b.waitFor("the first turn", `document.getElementById("turns").textContent === "1"`)
+			b.WaitFor("the first turn", `document.getElementById("turns").textContent === "1"`)
 			var sid, last string
-			_ = json.Unmarshal(b.eval(`localStorage.getItem("minicodex.session_id")`), &sid)
-			_ = json.Unmarshal(b.eval(`localStorage.getItem("minicodex.last_seen_event_id")`), &last)
+			_ = json.Unmarshal(b.Eval(`localStorage.getItem("minicodex.session_id")`), &sid)
+			_ = json.Unmarshal(b.Eval(`localStorage.getItem("minicodex.last_seen_event_id")`), &last)
 
-			b.reload()
-			b.waitFor("the resume", `document.getElementById("status").textContent.startsWith("resumed ")`)
+			b.Reload()
+			b.WaitFor("the resume", `document.getElementById("status").textContent.startsWith("resumed ")`)
 			send("/stream 3")
-			b.waitFor("the turn after the reload", `document.getElementById("turns").textContent === "1"`)
-			if got := b.text("status"); got != "resumed "+sid {
+			b.WaitFor("the turn after the reload", `document.getElementById("turns").textContent === "1"`)
+			if got := b.Text("status"); got != "resumed "+sid {
 				t.Errorf("page status %q, want resumed %s", got, sid)
 			}
 			var dups string
-			_ = json.Unmarshal(b.eval(`document.body.dataset.duplicates || "0"`), &dups)
+			_ = json.Unmarshal(b.Eval(`document.body.dataset.duplicates || "0"`), &dups)
 			if mutation == "" {
-				b.screenshot("wsproxy-minicodex-ui.png")
+				b.Screenshot("wsproxy-minicodex-ui.png")
 			}
-			b.navigate("about:blank")
+			b.Navigate("about:blank")
 			r := tp.Stop()
 
 			if len(r.Sessions) != 1 || r.Sessions[0].ID != sid || len(r.Sessions[0].Conns) != 2 {

@@ -5,6 +5,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/wsconform/wsconform/internal/cdp"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,11 +25,12 @@ type pageState struct {
 	Stream    string `json:"stream"`
 }
 
-func (c *chromium) state() pageState {
-	c.t.Helper()
+// stateOf is the page's own account of itself (window.wsLive.state()).
+func stateOf(t *testing.T, b *cdp.Browser) pageState {
+	t.Helper()
 	var st pageState
-	if err := json.Unmarshal(c.eval(`wsLive.state()`), &st); err != nil {
-		c.t.Fatal(err)
+	if err := json.Unmarshal(b.Eval(`wsLive.state()`), &st); err != nil {
+		t.Fatal(err)
 	}
 	return st
 }
@@ -40,56 +42,57 @@ func (c *chromium) state() pageState {
 // pill, which jumps back; an opened payload stays open across updates; a
 // filter given in the URL applies on load.
 func TestBrowserLiveView(t *testing.T) {
-	b := startChromium(t)
+	b := cdp.Start(t, cdp.Options{Window: "1280,800"})
+	b.Timeout, b.Diag = 2*timeout, "JSON.stringify(window.wsLive && wsLive.state())"
 	s := startStack(t, Config{}, "minicodex-run-status-without-state")
-	b.navigate(s.webURL)
-	b.waitFor("the stream", `window.wsLive && wsLive.state().stream === "live"`)
+	b.Navigate(s.webURL)
+	b.WaitFor("the stream", `window.wsLive && wsLive.state().stream === "live"`)
 	c := dialClient(t, s.proxyURL)
 	for i := 0; i < 6; i++ {
 		c.turn(fmt.Sprintf("/stream 8 turn %d", i))
 	}
-	b.waitFor("frames and findings", `wsLive.state().frames >= 40 && wsLive.state().findings >= 1`)
-	b.waitFor("the finding's rule on the page", `!!document.querySelector(".lv-r.sev-2 .finding code.rule") && document.querySelector(".lv-r.sev-2 .finding code.rule").textContent === "schema.violation"`)
-	b.waitFor("following at the bottom", `wsLive.state().following`)
-	if st := b.state(); st.Pill {
+	b.WaitFor("frames and findings", `wsLive.state().frames >= 40 && wsLive.state().findings >= 1`)
+	b.WaitFor("the finding's rule on the page", `!!document.querySelector(".lv-r.sev-2 .finding code.rule") && document.querySelector(".lv-r.sev-2 .finding code.rule").textContent === "schema.violation"`)
+	b.WaitFor("following at the bottom", `wsLive.state().following`)
+	if st := stateOf(t, b); st.Pill {
 		t.Errorf("pill shown while following: %+v", st)
 	}
 
 	// Open a payload, then scroll up: following pauses.
-	b.eval(`document.querySelector(".lv-r.s2c .lv-l").click(); true`)
-	b.eval(`var l = document.getElementById("lv-list"); l.scrollTop = 0; l.dispatchEvent(new Event("scroll")); true`)
-	b.waitFor("following paused", `!wsLive.state().following`)
+	b.Eval(`document.querySelector(".lv-r.s2c .lv-l").click(); true`)
+	b.Eval(`var l = document.getElementById("lv-list"); l.scrollTop = 0; l.dispatchEvent(new Event("scroll")); true`)
+	b.WaitFor("following paused", `!wsLive.state().following`)
 	c.turn("/stream 5 while paused")
-	b.waitFor("the new frames pill", `wsLive.state().pill && wsLive.state().newFrames > 0 && /new frames? ↓/.test(document.getElementById("lv-pill").textContent)`)
-	if st := b.state(); st.Following {
+	b.WaitFor("the new frames pill", `wsLive.state().pill && wsLive.state().newFrames > 0 && /new frames? ↓/.test(document.getElementById("lv-pill").textContent)`)
+	if st := stateOf(t, b); st.Following {
 		t.Errorf("following after scrolling up: %+v", st)
 	}
 	var stillOpen bool
-	_ = json.Unmarshal(b.eval(`document.querySelectorAll(".lv-r.open .jt, .lv-r.open .lv-raw").length > 0 && document.getElementById("lv-list").scrollTop < 50`), &stillOpen)
+	_ = json.Unmarshal(b.Eval(`document.querySelectorAll(".lv-r.open .jt, .lv-r.open .lv-raw").length > 0 && document.getElementById("lv-list").scrollTop < 50`), &stillOpen)
 	if !stillOpen {
 		t.Error("the opened payload or the scroll position did not survive the update")
 	}
-	b.screenshot("web-view-paused.png")
-	b.eval(`document.getElementById("lv-pill").click(); true`)
-	b.waitFor("following again", `wsLive.state().following && !wsLive.state().pill`)
+	b.Screenshot("web-view-paused.png")
+	b.Eval(`document.getElementById("lv-pill").click(); true`)
+	b.WaitFor("following again", `wsLive.state().following && !wsLive.state().pill`)
 
 	// Back to the bottom for the picture: a finding in view.
 	c.turn("/stream 3 last")
-	b.waitFor("the last turn", `Array.from(document.querySelectorAll(".lv-r.s2c .p")).some(e => e.textContent.includes('"text":"last"')) && document.querySelector(".lv-r:last-child .y").textContent === "turn_done"`)
-	shot := b.screenshot("web-view.png")
+	b.WaitFor("the last turn", `Array.from(document.querySelectorAll(".lv-r.s2c .p")).some(e => e.textContent.includes('"text":"last"')) && document.querySelector(".lv-r:last-child .y").textContent === "turn_done"`)
+	shot := b.Screenshot("web-view.png")
 	if dir := os.Getenv("WSCONFORM_WEB_SCREENSHOT"); dir != "" {
 		data, _ := os.ReadFile(shot)
 		_ = os.WriteFile(filepath.Join(dir, "web-view.png"), data, 0o644)
 	}
 
 	// A filter in the URL: only client-to-server frames of type send.
-	b.navigate(s.webURL + "?dir=c2s&type=send")
-	b.waitFor("the filtered page", `window.wsLive && wsLive.state().stream === "live" && wsLive.state().frames > 0`)
+	b.Navigate(s.webURL + "?dir=c2s&type=send")
+	b.WaitFor("the filtered page", `window.wsLive && wsLive.state().stream === "live" && wsLive.state().frames > 0`)
 	var check struct {
 		Shown, Bad int
 		Dir, Type  string
 	}
-	_ = json.Unmarshal(b.eval(`(() => { const rows = Array.from(document.querySelectorAll(".lv-r:not([hidden])"));
+	_ = json.Unmarshal(b.Eval(`(() => { const rows = Array.from(document.querySelectorAll(".lv-r:not([hidden])"));
 	  return {Shown: rows.length, Bad: rows.filter(r => !r.classList.contains("c2s") || r.querySelector(".y").textContent !== "send").length,
 	    Dir: document.getElementById("f-dir").value, Type: document.getElementById("f-type").value}; })()`), &check)
 	if check.Shown == 0 || check.Bad != 0 || check.Dir != "c2s" || check.Type != "send" {

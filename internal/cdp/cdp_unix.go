@@ -1,6 +1,6 @@
 //go:build unix
 
-package proxy
+package cdp
 
 import (
 	"bufio"
@@ -20,16 +20,15 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// A headless Chromium driven over the DevTools protocol (CDP), so that a
-// test can load a page, wait for its state, reload it mid-session and take
-// a screenshot. reports/browser_test.go runs Chromium one-shot
-// (--dump-dom, --screenshot), which cannot reload a page it keeps open;
-// the finding of the binary and the process-group kill are copied from
-// there (the minimum, as the brief of issue 13 says), the CDP client is
-// new. CDP speaks JSON over a WebSocket: gorilla is the client.
+// Browser is one Chromium with one page. Its methods fail the test they
+// were started with (or the one given to Use) on any error.
+type Browser struct {
+	// Timeout bounds WaitFor (20 s when zero).
+	Timeout time.Duration
+	// Diag is a JavaScript expression whose value WaitFor shows when it
+	// gives up (the page's own account of its state).
+	Diag string
 
-// chromium is one browser with one page.
-type chromium struct {
 	t       *testing.T
 	cmd     *exec.Cmd
 	ws      *websocket.Conn
@@ -46,6 +45,12 @@ type cdpReply struct {
 	Error  *struct {
 		Message string `json:"message"`
 	} `json:"error"`
+}
+
+// Options are what differs between the pages tested.
+type Options struct {
+	// Window is the window size, "WIDTH,HEIGHT" (default 1000,800).
+	Window string
 }
 
 // chromiumBin finds Chromium: WSCONFORM_CHROMIUM, /usr/bin/chromium or
@@ -65,23 +70,26 @@ func chromiumBin(t *testing.T) string {
 	if os.Getenv("WSCONFORM_SKIP_BROWSER") != "" {
 		t.Skip("no Chromium, and WSCONFORM_SKIP_BROWSER is set")
 	}
-	t.Fatal("the proxy's browser tests need headless Chromium: install it (Debian: apt-get install chromium), " +
+	t.Fatal("these browser tests need headless Chromium: install it (Debian: apt-get install chromium), " +
 		"point WSCONFORM_CHROMIUM at it, or set WSCONFORM_SKIP_BROWSER=1 to skip them")
 	return ""
 }
 
 var devtoolsRe = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 
-// startChromium starts a headless Chromium with a fresh profile and opens
-// one blank page.
-func startChromium(t *testing.T) *chromium {
+// Start starts a headless Chromium with a fresh profile and opens one
+// blank page; the browser ends with the test.
+func Start(t *testing.T, o Options) *Browser {
 	t.Helper()
+	if o.Window == "" {
+		o.Window = "1000,800"
+	}
 	bin := chromiumBin(t)
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
 		"--disable-extensions", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio",
-		"--window-size=1000,800", "--remote-debugging-port=0", "--user-data-dir="+filepath.Join(dir, "profile"), "about:blank")
+		"--window-size="+o.Window, "--remote-debugging-port=0", "--user-data-dir="+filepath.Join(dir, "profile"), "about:blank")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -90,7 +98,7 @@ func startChromium(t *testing.T) *chromium {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
-	c := &chromium{t: t, cmd: cmd, waiting: map[int]chan cdpReply{}}
+	c := &Browser{t: t, cmd: cmd, waiting: map[int]chan cdpReply{}}
 	t.Cleanup(c.close)
 	found := make(chan string, 1)
 	var tail []string
@@ -137,7 +145,7 @@ func startChromium(t *testing.T) *chromium {
 	return c
 }
 
-func (c *chromium) read() {
+func (c *Browser) read() {
 	for {
 		var m struct {
 			ID int `json:"id"`
@@ -168,7 +176,7 @@ func (c *chromium) read() {
 
 // call sends one CDP command (to the browser when session is "") and
 // decodes its result into out.
-func (c *chromium) call(session, method string, params any, out any) {
+func (c *Browser) call(session, method string, params any, out any) {
 	c.t.Helper()
 	c.mu.Lock()
 	if c.readErr != nil {
@@ -208,32 +216,32 @@ func (c *chromium) call(session, method string, params any, out any) {
 	}
 }
 
-// navigate loads url in the page.
-func (c *chromium) navigate(url string) {
+// Navigate loads url in the page.
+func (c *Browser) Navigate(url string) {
 	c.t.Helper()
 	c.call(c.session, "Page.navigate", map[string]any{"url": url}, nil)
 }
 
-// reload reloads the page, as a user pressing F5.
-func (c *chromium) reload() {
+// Reload reloads the page, as a user pressing F5.
+func (c *Browser) Reload() {
 	c.t.Helper()
 	c.call(c.session, "Page.reload", map[string]any{"ignoreCache": true}, nil)
 }
 
-// eval evaluates a JavaScript expression in the page and returns its
+// Eval evaluates a JavaScript expression in the page and returns its
 // value as JSON.
-func (c *chromium) eval(expr string) json.RawMessage {
+func (c *Browser) Eval(expr string) json.RawMessage {
 	c.t.Helper()
-	v, exc := c.evalErr(expr)
+	v, exc := c.EvalErr(expr)
 	if exc != "" {
 		c.t.Fatalf("%s: %s", expr, exc)
 	}
 	return v
 }
 
-// evalErr is eval that returns an exception's text instead of failing
+// EvalErr is Eval that returns an exception's text instead of failing
 // (a page still loading has no elements yet).
-func (c *chromium) evalErr(expr string) (json.RawMessage, string) {
+func (c *Browser) EvalErr(expr string) (json.RawMessage, string) {
 	c.t.Helper()
 	var r struct {
 		Result struct {
@@ -250,42 +258,51 @@ func (c *chromium) evalErr(expr string) (json.RawMessage, string) {
 	return r.Result.Value, ""
 }
 
-// use makes the browser report failures to t (a subtest) and gives the
+// Use makes the browser report failures to t (a subtest) and gives the
 // previous test back when the subtest ends.
-func (c *chromium) use(t *testing.T) {
+func (c *Browser) Use(t *testing.T) {
 	prev := c.t
 	c.t = t
 	t.Cleanup(func() { c.t = prev })
 }
 
-// text is the text of the element with id, "" when there is none.
-func (c *chromium) text(id string) string {
+// Text is the text of the element with id, "" when there is none.
+func (c *Browser) Text(id string) string {
 	c.t.Helper()
 	var s string
-	_ = json.Unmarshal(c.eval(fmt.Sprintf(`(document.getElementById(%q) || {}).textContent || ""`, id)), &s)
+	_ = json.Unmarshal(c.Eval(fmt.Sprintf(`(document.getElementById(%q) || {}).textContent || ""`, id)), &s)
 	return s
 }
 
-// waitFor polls expr (a JavaScript boolean) until it is true.
-func (c *chromium) waitFor(what, expr string) {
+// WaitFor polls expr (a JavaScript boolean) until it is true.
+func (c *Browser) WaitFor(what, expr string) {
 	c.t.Helper()
-	deadline := time.Now().Add(timeout * 2)
+	wait := c.Timeout
+	if wait == 0 {
+		wait = 20 * time.Second
+	}
+	deadline := time.Now().Add(wait)
 	for {
 		var ok bool
-		v, exc := c.evalErr(expr)
+		v, exc := c.EvalErr(expr)
 		if err := json.Unmarshal(v, &ok); exc == "" && err == nil && ok {
 			return
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("waiting for %s: %s is still not true; page status %q", what, expr, c.text("status"))
+			diag := ""
+			if c.Diag != "" {
+				v, _ := c.EvalErr(c.Diag)
+				diag = "; the page says " + string(v)
+			}
+			c.t.Fatalf("waiting for %s: %s is still not true%s", what, expr, diag)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
-// screenshot saves a PNG of the page under $WSCONFORM_SCREENSHOTS (or
+// Screenshot saves a PNG of the page under $WSCONFORM_SCREENSHOTS (or
 // the test's temporary directory) and returns its path.
-func (c *chromium) screenshot(name string) string {
+func (c *Browser) Screenshot(name string) string {
 	c.t.Helper()
 	var r struct {
 		Data string `json:"data"`
@@ -308,7 +325,7 @@ func (c *chromium) screenshot(name string) string {
 }
 
 // close ends the browser and every helper process it started.
-func (c *chromium) close() {
+func (c *Browser) close() {
 	if c.ws != nil {
 		c.mu.Lock()
 		_ = c.ws.WriteJSON(map[string]any{"id": 1 << 30, "method": "Browser.close"})

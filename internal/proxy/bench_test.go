@@ -3,19 +3,16 @@ package proxy
 import (
 	"bufio"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/wsconform/wsconform/reference/reftest"
 )
 
 // The benchmark and the RSS measurement relay 1 KiB minicodex frames: the
@@ -26,48 +23,6 @@ import (
 //
 //	go test -run XXX -bench BenchmarkRelay -benchtime 20000x ./internal/proxy
 //	WSPROXY_RSS=1 go test -run TestRSSMillionFrames -v ./internal/proxy
-
-var (
-	// benchSend is 1024 bytes; the answers are 1024 bytes with a
-	// four-digit event_id (1020 to 1026 in all).
-	benchSend = []byte(`{"type":"send","text":"` + strings.Repeat("s", 1024-25) + `"}`)
-	padding   = strings.Repeat("a", 1024-47-4)
-)
-
-// benchUpstream answers hello with welcome and every other message with
-// an assistant_text of the next event_id.
-func benchUpstream(tb testing.TB) string {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := (&websocket.Upgrader{ReadBufferSize: 16 << 10, WriteBufferSize: 16 << 10}).Upgrade(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer ws.Close()
-		var id int64
-		buf := make([]byte, 0, 2048)
-		for {
-			_, data, err := ws.ReadMessage()
-			if err != nil {
-				return
-			}
-			if strings.Contains(string(data[:min(len(data), 20)]), `"hello"`) {
-				_ = ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"welcome","v":"1.0.0","session_state":{"session_id":"bench","version":"1.0.0","capabilities":[],"run_counter":0}}`))
-				continue
-			}
-			id++
-			buf = append(buf[:0], `{"type":"assistant_text","event_id":`...)
-			buf = strconv.AppendInt(buf, id, 10)
-			buf = append(buf, `,"text":"`...)
-			buf = append(buf, padding...)
-			buf = append(buf, `"}`...)
-			if ws.WriteMessage(websocket.TextMessage, buf) != nil {
-				return
-			}
-		}
-	}))
-	tb.Cleanup(srv.Close)
-	return "ws" + strings.TrimPrefix(srv.URL, "http")
-}
 
 // benchProxy serves a proxy with validation (minicodex) and recording to a
 // temporary file on.
@@ -85,38 +40,6 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-func benchDial(tb testing.TB, url string) *websocket.Conn {
-	ws, _, err := (&websocket.Dialer{ReadBufferSize: 16 << 10, WriteBufferSize: 16 << 10}).Dial(url+"/ws", nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ws.Close() })
-	if err := ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"hello","v":"1.0.0"}`)); err != nil {
-		tb.Fatal(err)
-	}
-	if _, _, err := ws.ReadMessage(); err != nil {
-		tb.Fatal(err)
-	}
-	return ws
-}
-
-// roundTrips sends n messages one at a time, each after the previous
-// answer, and returns every round-trip time.
-func roundTrips(tb testing.TB, ws *websocket.Conn, n int) []time.Duration {
-	rtts := make([]time.Duration, 0, n)
-	for range n {
-		start := time.Now()
-		if err := ws.WriteMessage(websocket.TextMessage, benchSend); err != nil {
-			tb.Fatal(err)
-		}
-		if _, _, err := ws.ReadMessage(); err != nil {
-			tb.Fatal(err)
-		}
-		rtts = append(rtts, time.Since(start))
-	}
-	return rtts
-}
-
 // pipelined sends n messages as fast as the connection takes them while
 // reading the answers, so that TCP and the relay queues decide how many are
 // in flight, and returns how long the n round trips took.
@@ -133,7 +56,7 @@ func pipelined(tb testing.TB, ws *websocket.Conn, n int) time.Duration {
 		errs <- nil
 	}()
 	for range n {
-		if err := ws.WriteMessage(websocket.TextMessage, benchSend); err != nil {
+		if err := ws.WriteMessage(websocket.TextMessage, reftest.RelaySend); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -141,12 +64,6 @@ func pipelined(tb testing.TB, ws *websocket.Conn, n int) time.Duration {
 		tb.Fatal(err)
 	}
 	return time.Since(start)
-}
-
-func quantile(d []time.Duration, q float64) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[int(q*float64(len(s)-1))]
 }
 
 // BenchmarkRelay measures, in one run on loopback with 1 KiB JSON frames,
@@ -158,7 +75,7 @@ func quantile(d []time.Duration, q float64) time.Duration {
 // "relay-only" is the proxy with recording and validation switched off
 // (test-only knobs): the cost of the two extra hops alone, for comparison.
 func BenchmarkRelay(b *testing.B) {
-	up := benchUpstream(b)
+	up := reftest.RelayUpstream(b)
 	target := func(b *testing.B, mode string) (string, *testProxy) {
 		switch mode {
 		case "proxy":
@@ -176,20 +93,20 @@ func BenchmarkRelay(b *testing.B) {
 	for _, mode := range []string{"direct", "proxy", "relay-only"} {
 		b.Run("rtt/"+mode, func(b *testing.B) {
 			url, _ := target(b, mode)
-			ws := benchDial(b, url)
-			roundTrips(b, ws, 200) // warm up
+			ws := reftest.RelayDial(b, url)
+			reftest.RoundTrips(b, ws, 200) // warm up
 			b.ResetTimer()
 			start := time.Now()
-			rtts := roundTrips(b, ws, b.N)
+			rtts := reftest.RoundTrips(b, ws, b.N)
 			elapsed := time.Since(start)
 			b.StopTimer()
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "msgs/s")
-			b.ReportMetric(float64(quantile(rtts, 0.5).Microseconds()), "p50-µs")
-			b.ReportMetric(float64(quantile(rtts, 0.99).Microseconds()), "p99-µs")
+			b.ReportMetric(float64(reftest.Quantile(rtts, 0.5).Microseconds()), "p50-µs")
+			b.ReportMetric(float64(reftest.Quantile(rtts, 0.99).Microseconds()), "p99-µs")
 		})
 		b.Run("pipelined/"+mode, func(b *testing.B) {
 			url, tp := target(b, mode)
-			ws := benchDial(b, url)
+			ws := reftest.RelayDial(b, url)
 			b.ResetTimer()
 			elapsed := pipelined(b, ws, b.N)
 			b.StopTimer()
@@ -209,9 +126,9 @@ func TestRSSMillionFrames(t *testing.T) {
 	if os.Getenv("WSPROXY_RSS") == "" {
 		t.Skip("set WSPROXY_RSS=1 to measure RSS across one million relayed frames")
 	}
-	up := benchUpstream(t)
+	up := reftest.RelayUpstream(t)
 	tp := benchProxy(t, up)
-	ws := benchDial(t, tp.url)
+	ws := reftest.RelayDial(t, tp.url)
 	// Warm up until the bounded structures are full: the check engine's
 	// replay window (10,000 events), the queues, the pools.
 	pipelined(t, ws, 50_000)

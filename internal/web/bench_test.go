@@ -5,18 +5,16 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 
 	"github.com/wsconform/wsconform/internal/proxy"
+	"github.com/wsconform/wsconform/reference/reftest"
 )
 
 // BenchmarkRelayPage is the proxy's round-trip benchmark (1 KiB minicodex
@@ -28,23 +26,23 @@ import (
 //
 //	go test -run XXX -bench BenchmarkRelayPage -benchtime 20000x ./internal/web
 func BenchmarkRelayPage(b *testing.B) {
-	up := benchUpstream(b)
+	up := reftest.RelayUpstream(b)
 	for _, mode := range []string{"no-web", "page-closed", "page-open"} {
 		b.Run(mode, func(b *testing.B) {
 			url, events := benchProxy(b, up, mode != "no-web")
 			if mode == "page-open" {
 				drainSSE(b, events) // the page keeps up; decoding is the browser's work, in its own process
 			}
-			ws := benchDial(b, url)
-			roundTrips(b, ws, 500) // warm up
+			ws := reftest.RelayDial(b, url)
+			reftest.RoundTrips(b, ws, 500) // warm up
 			b.ResetTimer()
 			start := time.Now()
-			rtts := roundTrips(b, ws, b.N)
+			rtts := reftest.RoundTrips(b, ws, b.N)
 			elapsed := time.Since(start)
 			b.StopTimer()
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "msgs/s")
-			b.ReportMetric(float64(quantile(rtts, 0.5).Microseconds()), "p50-µs")
-			b.ReportMetric(float64(quantile(rtts, 0.99).Microseconds()), "p99-µs")
+			b.ReportMetric(float64(reftest.Quantile(rtts, 0.5).Microseconds()), "p50-µs")
+			b.ReportMetric(float64(reftest.Quantile(rtts, 0.99).Microseconds()), "p99-µs")
 		})
 	}
 }
@@ -57,7 +55,7 @@ func BenchmarkRelayPage(b *testing.B) {
 //
 //	go test -run XXX -bench BenchmarkRelayPageInterleaved -benchtime 1x ./internal/web
 func BenchmarkRelayPageInterleaved(b *testing.B) {
-	up := benchUpstream(b)
+	up := reftest.RelayUpstream(b)
 	modes := []string{"no-web", "page-closed", "page-open"}
 	conns := map[string]*websocket.Conn{}
 	for _, mode := range modes {
@@ -65,8 +63,8 @@ func BenchmarkRelayPageInterleaved(b *testing.B) {
 		if mode == "page-open" {
 			drainSSE(b, events)
 		}
-		conns[mode] = benchDial(b, url)
-		roundTrips(b, conns[mode], 500)
+		conns[mode] = reftest.RelayDial(b, url)
+		reftest.RoundTrips(b, conns[mode], 500)
 	}
 	const rounds, per = 15, 3000
 	rates := map[string][]float64{}
@@ -75,7 +73,7 @@ func BenchmarkRelayPageInterleaved(b *testing.B) {
 		for r := 0; r < rounds; r++ {
 			for _, mode := range modes {
 				start := time.Now()
-				roundTrips(b, conns[mode], per)
+				reftest.RoundTrips(b, conns[mode], per)
 				rates[mode] = append(rates[mode], per/time.Since(start).Seconds())
 			}
 		}
@@ -87,46 +85,6 @@ func BenchmarkRelayPageInterleaved(b *testing.B) {
 	}
 	b.ReportMetric(100*med(rates["page-open"])/med(rates["no-web"]), "open/none-%")
 	b.ReportMetric(100*med(rates["page-closed"])/med(rates["no-web"]), "closed/none-%")
-}
-
-var (
-	benchSend = []byte(`{"type":"send","text":"` + strings.Repeat("s", 1024-25) + `"}`)
-	padding   = strings.Repeat("a", 1024-47-4)
-)
-
-// benchUpstream answers hello with welcome and every other message with
-// an assistant_text of the next event_id (as the proxy's benchmark).
-func benchUpstream(tb testing.TB) string {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := (&websocket.Upgrader{ReadBufferSize: 16 << 10, WriteBufferSize: 16 << 10}).Upgrade(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer ws.Close()
-		var id int64
-		buf := make([]byte, 0, 2048)
-		for {
-			_, data, err := ws.ReadMessage()
-			if err != nil {
-				return
-			}
-			if strings.Contains(string(data[:min(len(data), 20)]), `"hello"`) {
-				_ = ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"welcome","v":"1.0.0","session_state":{"session_id":"bench","version":"1.0.0","capabilities":[],"run_counter":0}}`))
-				continue
-			}
-			id++
-			buf = append(buf[:0], `{"type":"assistant_text","event_id":`...)
-			buf = strconv.AppendInt(buf, id, 10)
-			buf = append(buf, `,"text":"`...)
-			buf = append(buf, padding...)
-			buf = append(buf, `"}`...)
-			if ws.WriteMessage(websocket.TextMessage, buf) != nil {
-				return
-			}
-		}
-	}))
-	tb.Cleanup(srv.Close)
-	return "ws" + strings.TrimPrefix(srv.URL, "http")
 }
 
 // benchProxy serves a proxy (minicodex, recording to a file, quiet) with a
@@ -175,42 +133,6 @@ func benchProxy(tb testing.TB, upstream string, live bool) (string, string) {
 		<-served
 	})
 	return "ws://" + ln.Addr().String(), pageURL
-}
-
-func benchDial(tb testing.TB, url string) *websocket.Conn {
-	ws, _, err := (&websocket.Dialer{ReadBufferSize: 16 << 10, WriteBufferSize: 16 << 10}).Dial(url+"/ws", nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ws.Close() })
-	if err := ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"hello","v":"1.0.0"}`)); err != nil {
-		tb.Fatal(err)
-	}
-	if _, _, err := ws.ReadMessage(); err != nil {
-		tb.Fatal(err)
-	}
-	return ws
-}
-
-func roundTrips(tb testing.TB, ws *websocket.Conn, n int) []time.Duration {
-	rtts := make([]time.Duration, 0, n)
-	for range n {
-		start := time.Now()
-		if err := ws.WriteMessage(websocket.TextMessage, benchSend); err != nil {
-			tb.Fatal(err)
-		}
-		if _, _, err := ws.ReadMessage(); err != nil {
-			tb.Fatal(err)
-		}
-		rtts = append(rtts, time.Since(start))
-	}
-	return rtts
-}
-
-func quantile(d []time.Duration, q float64) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[int(q*float64(len(s)-1))]
 }
 
 // drainSSE reads a page's event stream as fast as it comes, line by line.

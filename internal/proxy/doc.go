@@ -75,6 +75,14 @@
 // frames is a dialect message; other connections are relayed, recorded,
 // and listed once per path in the report's notes.
 //
+// # Live view
+//
+// Config.Live (wsproxy --web, internal/web) is told, in the validator's
+// order, of every open, frame, binding, close and finding; it must return
+// at once (the live view copies into a bounded ring and never waits for a
+// page). Snapshot builds the report so far on the validator goroutine,
+// between two batches, for the view's "Download report".
+//
 // # Limits
 //
 // The relay queues of all connections share --memory-budget (queue.go;

@@ -41,8 +41,9 @@ connection's server stream is aligned with the recorded one: a message of
 the same type and place with other members is "changed" (the members are
 named by JSON pointer), one the new server did not send is "missing", one it
 sent on top is "extra", one it sent a few places away, unchanged, "moved"
-(shown, not a difference: a spec's order is the ordering rules' to judge). Members that differ between runs by nature
-(timestamps, model text) are ignored per dialect; --ignore adds more.
+(shown, not a difference: a spec's order is the ordering rules' to judge).
+Members that differ between runs by nature (timestamps, model text) are
+ignored per dialect; --ignore adds more.
 
 Credentials: recordings redact them (token=redacted(19)). Give them back
 with --query NAME=VALUE (hostd hosts: --query host_token=…), --header for

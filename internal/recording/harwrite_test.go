@@ -209,7 +209,7 @@ func TestWriteHARReadBack(t *testing.T) {
 		`h1 c2s 1 "{\"type\":\"hello\",\"v\":\"1.0.0\",\"note\":\"<b>&\"}"`,
 		`h1 s2c 2 "\x00\x01\x02\xff"`,
 		`h1 s2c 1 "{\"type\":\"\xff\"}"`, // JSON strings hold no invalid UTF-8: the reader takes the bytes from _wsconformBase64
-		`h1 close `, // the HAR reader closes a connection after its last message
+		`h1 close `,                      // the HAR reader closes a connection after its last message
 		`h2 c2s 1 "{\"type\":\"resume\"}"`,
 		`h3 s2c 1 "{\"kind\":\"notify\"}"`,
 		`h3 close `,

@@ -147,19 +147,11 @@ func (f *againstFlags) check(fs *flagSet) (replay.Options, error) {
 	if _, err := replay.VolatileMasks("", f.ignore); err != nil {
 		return opts, usageErr("replay: --ignore: %v", err)
 	}
-	for _, h := range f.headers {
-		k, v, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(k) == "" {
-			return opts, usageErr("replay: --header %q: write it as 'Key: Value'", h)
-		}
-		opts.Header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+	if err := cli.ParseHeaders("--header", f.headers, opts.Header); err != nil {
+		return opts, usageErr("replay: %v", err)
 	}
-	for _, kv := range f.query {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return opts, usageErr("replay: --query %q: write it as NAME=VALUE", kv)
-		}
-		opts.Query[k] = v
+	if err := cli.ParsePairs("--query", f.query, opts.Query); err != nil {
+		return opts, usageErr("replay: %v", err)
 	}
 	if f.login != "" {
 		if u, _, ok := strings.Cut(f.login, ":"); !ok || u == "" {

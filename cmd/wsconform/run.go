@@ -174,19 +174,11 @@ func (f *runFlags) options() (runner.Options, error) {
 		}
 		opts.Dialects = f.dialects
 	}
-	for _, h := range f.headers {
-		k, v, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(k) == "" {
-			return opts, usageErr("run: --header %q: write it as 'Key: Value'", h)
-		}
-		opts.Headers.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+	if err := cli.ParseHeaders("--header", f.headers, opts.Headers); err != nil {
+		return opts, usageErr("run: %v", err)
 	}
-	for _, kv := range f.vars {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return opts, usageErr("run: --var %q: write it as NAME=VALUE", kv)
-		}
-		opts.Vars[k] = v
+	if err := cli.ParsePairs("--var", f.vars, opts.Vars); err != nil {
+		return opts, usageErr("run: %v", err)
 	}
 	seen := map[string]bool{}
 	for _, raw := range f.targets {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,40 @@ func TestNeedScheme(t *testing.T) {
 	}
 	if err := NeedScheme("--target", "ws://x", "targets are"); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestParsePairsAndHeaders(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		raw     string
+		headers bool
+		wantErr string
+	}{
+		{"Authorization: Bearer x", true, ""},
+		{"Authorization Bearer x", true, "write it as 'Key: Value'"},
+		{": x", true, "write it as 'Key: Value'"},
+		{"token=a=b", false, ""},
+		{"token", false, "write it as NAME=VALUE"},
+		{"=v", false, "write it as NAME=VALUE"},
+	}
+	for _, tt := range tests {
+		var err error
+		h, m := http.Header{}, map[string]string{}
+		if tt.headers {
+			err = ParseHeaders("--header", []string{tt.raw}, h)
+		} else {
+			err = ParsePairs("--var", []string{tt.raw}, m)
+		}
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%q: %v", tt.raw, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%q: error %v, want %q", tt.raw, err, tt.wantErr)
+		case tt.wantErr == "" && tt.headers && h.Get("Authorization") != "Bearer x":
+			t.Errorf("%q: header %q", tt.raw, h.Get("Authorization"))
+		case tt.wantErr == "" && !tt.headers && m["token"] != "a=b":
+			t.Errorf("%q: value %q", tt.raw, m["token"])
+		}
 	}
 }

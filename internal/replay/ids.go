@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 
@@ -165,4 +166,20 @@ func (m *IDs) Len() int { return len(m.ids) }
 func (m *IDs) Clone() *IDs {
 	c := &IDs{names: m.names, ids: maps.Clone(m.ids), back: maps.Clone(m.back), order: maps.Clone(m.order), tokens: maps.Clone(m.tokens)}
 	return c
+}
+
+// Quoted replaces every learned id that stands as a whole JSON string
+// in payload with its new value, and keeps the other bytes as they are:
+// serve --replay puts the ids the client minted into the recorded server
+// frames that echo them.
+func (m *IDs) Quoted(payload []byte) []byte {
+	for old, new := range m.ids {
+		o, _ := json.Marshal(old)
+		if !bytes.Contains(payload, o) {
+			continue
+		}
+		n, _ := json.Marshal(new)
+		payload = bytes.ReplaceAll(payload, o, n)
+	}
+	return payload
 }

@@ -14,10 +14,8 @@ import (
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/exit"
-	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/validate"
 	"github.com/wsconform/wsconform/internal/version"
-	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/reports"
 )
 
@@ -232,7 +230,7 @@ func (f reportFiles) start(args []string) *validateReport {
 	return &validateReport{files: f, rep: r, frames: f.html != "" || f.junit != "", dialect: map[string]bool{}}
 }
 
-func (v *validateReport) collector(path string) *sessionCollector {
+func (v *validateReport) collector(path string) *validate.Collector {
 	if v == nil {
 		return nil
 	}
@@ -240,11 +238,11 @@ func (v *validateReport) collector(path string) *sessionCollector {
 	if v.frames {
 		limits = reports.DefaultWireLimits
 	}
-	return &sessionCollector{path: path, limits: limits}
+	return validate.NewCollector(path, limits)
 }
 
 // add files what one file gave: its sessions, or why it could not be read.
-func (v *validateReport) add(path string, col *sessionCollector, res validate.Result, err error) {
+func (v *validateReport) add(path string, col *validate.Collector, res validate.Result, err error) {
 	if v == nil {
 		return
 	}
@@ -257,8 +255,8 @@ func (v *validateReport) add(path string, col *sessionCollector, res validate.Re
 		v.rep.Errors = append(v.rep.Errors, fmt.Sprintf("%s: %v", path, err))
 		return
 	}
-	if col != nil && col.b != nil {
-		v.rep.Sessions = append(v.rep.Sessions, col.b.Sessions()...)
+	if col != nil {
+		v.rep.Sessions = append(v.rep.Sessions, col.Sessions()...)
 	}
 	v.rep.Notes = append(v.rep.Notes, res.Notes...)
 }
@@ -320,53 +318,4 @@ func (f reportFiles) check(jsonPath string) error {
 	}
 	return cli.CheckOutputs(cli.Output{Flag: "--json", Path: jsonPath}, cli.Output{Flag: "--html", Path: f.html},
 		cli.Output{Flag: "--junit", Path: f.junit}, cli.Output{Flag: "--markdown", Path: f.markdown})
-}
-
-// sessionCollector is the validate.Observer that keeps, for the report,
-// each session's connections (with reconnect lineage), findings and a
-// bounded wire log.
-type sessionCollector struct {
-	path   string
-	limits reports.WireLimits
-	d      *dialect.Dialect
-	b      *reports.SessionBuilder
-}
-
-func (c *sessionCollector) Begin(name, reason string) {
-	c.d, _ = dialect.Get(name)
-	c.b = reports.NewSessionBuilder(name, reason, c.path, c.limits)
-}
-
-func (c *sessionCollector) Line(l recording.Line) {
-	switch l.Kind {
-	case recording.KindOpen:
-		c.b.OpenConn(l.Conn, l.URL, l.Time)
-		c.b.SetParent(l.Conn, l.Parent)
-	case recording.KindSession:
-		c.b.SetParent(l.Conn, l.Parent)
-	case recording.KindClose:
-		c.b.CloseConn(l.Conn, l.Time, l.Code, l.Reason, l.By)
-	}
-}
-
-func (c *sessionCollector) Bound(conn, session string) { c.b.Bind(conn, session) }
-
-// unreadableSession holds, in the report, the findings on parts of a file
-// that could not be read: they belong to no session the file names.
-const unreadableSession = "unreadable"
-
-func (c *sessionCollector) Unreadable(f validate.Finding) {
-	c.b.Finding(unreadableSession, reports.Finding{Finding: f.Finding})
-}
-
-func (c *sessionCollector) Judged(session string, f wire.Frame, fs []validate.Finding) {
-	var typ, seq string
-	if c.limits != (reports.WireLimits{}) {
-		typ, seq = reports.Describe(c.d, f)
-	}
-	var out []reports.Finding
-	for _, x := range fs {
-		out = append(out, reports.Finding{Finding: x.Finding})
-	}
-	c.b.Frame(session, f, typ, seq, out)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
+	"github.com/wsconform/wsconform/internal/web"
 )
 
 const gateAbout = `The CI gate for client implementations. Starts the reference server and the
@@ -110,7 +111,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fx != nil {
 		opts.Upstream = &gate.Upstream{Name: "replay", Handler: fx, Path: fx.Paths()[0], Shutdown: fx.Shutdown, Judge: fx.Judge}
 	}
-	var lv *gateWeb
+	var lv *web.Listening
 	if *webAddr != "" {
 		if *record == "" { // "Save HAR" reads the recording
 			if *record, err = gateWebRecording(); err != nil {
@@ -120,10 +121,10 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if lv, err = startGateWeb(ctx, *webAddr, *record, out.noRedact, fx != nil, "wsconform gate "+shellJoin(args)); err != nil {
 			return err
 		}
-		defer lv.stop()
-		opts.Live = lv.srv
-		opts.Attached = func(pr *proxy.Proxy) { lv.attach(pr, fx) }
-		console.New(stderr, *colorMode).Dim("live view %s (served while the command runs; recording to %s)\n", lv.url, *record)
+		defer lv.Stop()
+		opts.Live = lv.Observer()
+		opts.Attached = func(pr *proxy.Proxy) { lv.Start(gateSource{p: pr, fx: fx}) }
+		console.New(stderr, *colorMode).Dim("live view %s (served while the command runs; recording to %s)\n", lv.URL, *record)
 	}
 	if *record != "" {
 		f, err := os.Create(*record)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 
 	"github.com/wsconform/wsconform/internal/fixture"
@@ -12,54 +11,20 @@ import (
 	"github.com/wsconform/wsconform/reports"
 )
 
-// gateWeb is `gate --web`: wsproxy's live view of the gate's proxy, served
-// while the client command runs.
-type gateWeb struct {
-	srv    *web.Server
-	ln     net.Listener
-	url    string
-	cancel context.CancelFunc
-	done   chan error
-}
-
 // startGateWeb listens on addr (loopback only, as wsproxy --web) for the
-// live view; recording is the JSONL file "Save HAR" reads.
-func startGateWeb(ctx context.Context, addr, recording string, keepSecrets, replays bool, command string) (*gateWeb, error) {
+// live view of the gate's proxy; recording is the JSONL file "Save HAR"
+// reads. The page is served once the proxy runs (Listening.Start with a
+// gateSource).
+func startGateWeb(ctx context.Context, addr, recording string, keepSecrets, replays bool, command string) (*web.Listening, error) {
 	if err := web.CheckListen(addr, false); err != nil {
 		return nil, usageErr("gate: --web: %v", err)
 	}
-	srv, err := web.New(web.Config{Listen: addr, Recording: recording, KeepSecrets: keepSecrets, Replays: replays,
+	lv, err := web.Listen(ctx, web.Config{Listen: addr, Recording: recording, KeepSecrets: keepSecrets, Replays: replays,
 		Title: "wsconform gate", Command: command})
 	if err != nil {
-		return nil, usageErr("gate: --web: %v", err)
+		return nil, harnessErr(fmt.Errorf("gate: --web: %w", err))
 	}
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
-	if err != nil {
-		return nil, harnessErr(fmt.Errorf("gate: listen on %s for --web: %w", addr, err))
-	}
-	return &gateWeb{srv: srv, ln: ln, url: "http://" + ln.Addr().String() + "/"}, nil
-}
-
-// attach serves the page once the gate's proxy runs; the replay fixture's
-// comparison so far joins every report the page downloads.
-func (g *gateWeb) attach(p *proxy.Proxy, fx *fixture.Fixture) {
-	g.srv.Attach(gateSource{p: p, fx: fx})
-	ctx, cancel := context.WithCancel(context.Background())
-	g.cancel, g.done = cancel, make(chan error, 1)
-	go func() { g.done <- g.srv.Serve(ctx, g.ln) }()
-}
-
-// stop ends the page's streams and its server.
-func (g *gateWeb) stop() {
-	if g == nil {
-		return
-	}
-	if g.cancel == nil {
-		g.ln.Close()
-		return
-	}
-	g.cancel()
-	<-g.done
+	return lv, nil
 }
 
 // gateSource is the gate's report so far: the proxy's sessions, plus the

@@ -291,7 +291,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		MemoryBudget: o.memoryBudget, MaxConns: o.maxConns, IdleTimeout: o.idleTimeout,
 		Console: stderr, Quiet: o.quiet, Color: o.color, Tool: "wsproxy " + version.String(),
 	}
-	var lv *liveView
+	var lv *web.Listening
 	tempRec := false
 	if o.web != "" {
 		if o.record == "" {
@@ -305,8 +305,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			ln.Close()
 			return err
 		}
-		defer lv.stop()
-		cfg.Live = lv.srv.Observer()
+		defer lv.Stop()
+		cfg.Live = lv.Observer()
 	}
 	if o.record != "" {
 		// Created only once the address is ours: a second proxy started by
@@ -328,7 +328,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageErr("%v", err)
 	}
 	if lv != nil {
-		lv.serve(p)
+		lv.Start(p)
 	}
 	started := time.Now()
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg,
@@ -345,7 +345,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}()
 	webURL := ""
 	if lv != nil {
-		webURL = lv.url
+		webURL = lv.URL
 	}
 	if err := announce(stdout, stderr, o, ln.Addr().String(), p.Upstream(), webURL, tlsCfg != nil); err != nil {
 		_ = srv.Close()

@@ -4,61 +4,23 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strings"
 
 	"github.com/wsconform/wsconform/internal/console"
-	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/web"
 )
 
-// liveView is the --web page: its server, listener, and the goroutine
-// serving it until stop.
-type liveView struct {
-	srv    *web.Server
-	ln     net.Listener
-	url    string
-	cancel context.CancelFunc
-	done   chan error
-}
-
-// startWeb listens on o.web and makes the page's server; the proxy is
-// attached and the page served by serve, once the proxy exists.
-func startWeb(ctx context.Context, o options, args []string) (*liveView, error) {
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", o.web)
+// startWeb listens on o.web for the live view (--web); the proxy is
+// attached and the page served once it exists (Listening.Start).
+func startWeb(ctx context.Context, o options, args []string) (*web.Listening, error) {
+	lv, err := web.Listen(ctx, web.Config{Listen: o.web, AllowHosts: o.allowHosts, AllowRemote: o.webRemote,
+		Recording: o.record, KeepSecrets: o.noRedact, Title: "wsproxy → " + o.upstream,
+		Command: "wsproxy " + strings.Join(args, " ")})
 	if err != nil {
-		return nil, harnessErr(fmt.Errorf("listen on %s for --web: %w", o.web, err))
+		return nil, harnessErr(fmt.Errorf("--web: %w", err))
 	}
-	cfg := web.Config{Listen: o.web, AllowHosts: o.allowHosts, AllowRemote: o.webRemote, Recording: o.record,
-		KeepSecrets: o.noRedact, Title: "wsproxy → " + o.upstream, Command: "wsproxy " + strings.Join(args, " ")}
-	srv, err := web.New(cfg)
-	if err != nil {
-		ln.Close()
-		return nil, usageErr("--web: %v", err)
-	}
-	return &liveView{srv: srv, ln: ln, url: "http://" + ln.Addr().String() + "/"}, nil
-}
-
-// serve attaches the proxy and serves the page until stop.
-func (lv *liveView) serve(p *proxy.Proxy) {
-	lv.srv.Attach(p)
-	ctx, cancel := context.WithCancel(context.Background())
-	lv.cancel, lv.done = cancel, make(chan error, 1)
-	go func() { lv.done <- lv.srv.Serve(ctx, lv.ln) }()
-}
-
-// stop ends the page's streams and its server.
-func (lv *liveView) stop() {
-	if lv == nil {
-		return
-	}
-	if lv.cancel == nil {
-		lv.ln.Close()
-		return
-	}
-	lv.cancel()
-	<-lv.done
+	return lv, nil
 }
 
 // tempRecording makes the recording --web needs for "Save HAR" when

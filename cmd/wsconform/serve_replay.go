@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wsconform/wsconform/internal/console"
@@ -75,6 +76,9 @@ func serveReplay(ctx context.Context, listen string, guard server.Guard, rf repl
 	if err != nil {
 		return err
 	}
+	// The fixture's connections print live while this goroutine prints
+	// the banner and the summary.
+	stderr = console.Shared(stderr, new(sync.Mutex))
 	p := console.New(stderr, colorMode)
 	fx, err := fixture.New(fixture.Options{Plan: plan, Pace: rf.pace, Masks: masks, Wait: rf.wait, Loop: loop,
 		Guard: guard, Check: true, Events: func(e fixture.Event) { printFixtureEvent(p, e) }})

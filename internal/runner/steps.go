@@ -47,6 +47,7 @@ var Steps = []Step{
 	{`^the HTTP status is (\d+)$`, `Then the HTTP status is 200`, stepStatus},
 	{`^the HTTP status is ([1-5])xx$`, `Then the HTTP status is 2xx`, stepStatusClass},
 	{`^I wait (\S+)$`, `And I wait 200ms`, stepWait},
+	{`^` + who + ` skips what it receives within (\S+)$`, `And the client skips what it receives within 300ms`, stepSkip},
 }
 
 // register adds the vocabulary to a scenario.

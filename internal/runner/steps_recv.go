@@ -326,6 +326,24 @@ func stepWait(ctx context.Context, d string) error {
 	}
 }
 
+// stepSkip waits and then consumes everything received so far: the grace
+// a spec gives a server to act on a request (a cancel lands between two
+// chunks already on the wire), so that a later "receives no X" judges only
+// what the server sent after it had that moment. "I wait" consumes nothing.
+func stepSkip(ctx context.Context, name, d string) error {
+	if err := stepWait(ctx, d); err != nil {
+		return err
+	}
+	c, err := worldOf(ctx).client(name)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.cursor = len(c.msgs)
+	c.mu.Unlock()
+	return nil
+}
+
 // stepFirstReceived waits (Receive timeout) for the connection's first
 // message and tests its type; it consumes nothing and makes the first
 // message the one "its" refers to. "receives T" cannot say "first": it

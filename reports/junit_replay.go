@@ -88,7 +88,7 @@ func replayDetail(d ReplayDiff) string {
 	}
 	shown := 0
 	for i, row := range d.Rows {
-		if row.Op == DiffSame || row.Op == DiffMoved {
+		if !row.Differs() {
 			continue
 		}
 		if shown == junitReplayRows {

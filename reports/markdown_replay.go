@@ -55,7 +55,7 @@ func mdReplayTable(b *strings.Builder, d ReplayDiff) {
 	b.WriteString("\n  | row | | recorded | replayed | members |\n  |---:|---|---|---|---|\n")
 	shown := 0
 	for i, row := range d.Rows {
-		if row.Op == DiffSame || row.Op == DiffMoved {
+		if !row.Differs() {
 			continue
 		}
 		if shown == mdReplayRows {

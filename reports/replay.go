@@ -20,6 +20,13 @@ const (
 	// Shown, not a difference: the order a spec guarantees is the check
 	// engine's to judge (ordering rules), not the recording's.
 	DiffMoved = "moved"
+	// DiffLate: a message at the end of a connection that only one
+	// stream has and that came as the client let go: seen in the replay
+	// after every recorded message when the recorded client left right
+	// after its last answer, or recorded after the client's close frame.
+	// Whether a server still sends as its client leaves is timing, not
+	// behaviour. Shown, not a difference; the check engine judges it.
+	DiffLate = "late"
 )
 
 // ReplayDiff compares one recorded connection with its replay.
@@ -35,7 +42,7 @@ type ReplayDiff struct {
 	// Side is the direction compared: s2c when a server was replayed
 	// against (wsconform replay), c2s when a client was (serve --replay).
 	Side wire.Direction `json:"side"`
-	// Matched is true when every row is DiffSame (or DiffMoved).
+	// Matched is true when no row differs (ReplayRow.Differs).
 	Matched bool `json:"matched"`
 	// Masks are the members ignored, as given (dialect's and --ignore).
 	Masks []string    `json:"masks,omitempty"`
@@ -61,15 +68,21 @@ type MemberDiff struct {
 	Replayed string `json:"replayed,omitempty"`
 }
 
-// Differs counts the rows that differ (not DiffSame or DiffMoved).
+// Differs counts the rows that differ.
 func (d ReplayDiff) Differs() int {
 	n := 0
 	for _, r := range d.Rows {
-		if r.Op != DiffSame && r.Op != DiffMoved {
+		if r.Differs() {
 			n++
 		}
 	}
 	return n
+}
+
+// Differs reports whether a row is a difference: not DiffSame, DiffMoved
+// or DiffLate, which are shown only.
+func (r ReplayRow) Differs() bool {
+	return r.Op != DiffSame && r.Op != DiffMoved && r.Op != DiffLate
 }
 
 // Counts counts the rows of each operation (DiffSame, DiffChanged…).

@@ -19,7 +19,8 @@ import (
 // server stream judged as one session, and two connections compared with
 // the recording. c1 matched; c2 differs after same identical rows: a
 // run_status whose run_id and text changed, a turn_done missing from the
-// replay and an agent_error extra in it, then three identical rows. The
+// replay and an agent_error extra in it, then three identical rows; c1
+// ends with a late row. The
 // browser test opens it with thousands of identical rows.
 func ReplayReport(same int) *Report {
 	r := New(KindReplay, "wsconform test", t0)
@@ -51,6 +52,8 @@ func ReplayReport(same int) *Report {
 	for i := 1; i <= 2; i++ {
 		c1 = append(c1, pair(DiffSame, event("c1", i, "10:00:01"), event("r1", i, "11:00:01")))
 	}
+	// The recorded client left before this one came: shown, not counted.
+	c1 = append(c1, pair(DiffLate, nil, frame("r1", wire.ServerToClient, "heartbeat", 0, `{"type":"heartbeat","ts":"11:00:02"}`)))
 	var c2 []ReplayRow
 	for i := 1; i <= same; i++ {
 		c2 = append(c2, pair(DiffSame, event("c2", i, "10:00:02"), event("r2", i, "11:00:02")))

@@ -112,7 +112,7 @@ func newReplayView(d ReplayDiff, seqLabel string, anchors map[string]bool) *repl
 		v.Who, v.LeftHead, v.RightHead = "server", "recorded", "replayed"
 	}
 	counts := d.Counts()
-	for _, op := range []string{DiffSame, DiffMoved, DiffChanged, DiffMissing, DiffExtra} {
+	for _, op := range []string{DiffSame, DiffMoved, DiffLate, DiffChanged, DiffMissing, DiffExtra} {
 		if counts[op] > 0 {
 			v.Counts = append(v.Counts, opCount{op, counts[op]})
 		}
@@ -193,7 +193,7 @@ func chunkRows(rows []replayRowView) []replayChunkView {
 	return out
 }
 
-var opMarks = map[string]string{DiffSame: "=", DiffMoved: "↕", DiffChanged: "≠", DiffMissing: "−", DiffExtra: "+"}
+var opMarks = map[string]string{DiffSame: "=", DiffMoved: "↕", DiffLate: "…", DiffChanged: "≠", DiffMissing: "−", DiffExtra: "+"}
 
 func newReplayRowView(anchor string, r ReplayRow) replayRowView {
 	v := replayRowView{Op: r.Op, Mark: opMarks[r.Op], Anchor: anchor, Left: newReplayCell(r.Recorded),

@@ -69,10 +69,8 @@ func printAgainstConn(p *console.Printer, d reports.ReplayDiff, verbose bool) {
 	n := d.Differs()
 	rows := fmt.Sprintf("  %d %s, ", len(d.Rows), plural(len(d.Rows), "message", "messages"))
 	switch {
-	case d.Matched && d.Counts()[reports.DiffMoved] > 0:
-		p.Pass("%sno diff (%d moved a few places: independent messages in another order)\n", rows, d.Counts()[reports.DiffMoved])
 	case d.Matched:
-		p.Pass("%sno diff\n", rows)
+		p.Pass("%sno diff%s\n", rows, shownOnly(d.Counts()))
 	case n == 0:
 		p.Fail("  did not replay\n")
 	default:
@@ -83,7 +81,7 @@ func printAgainstConn(p *console.Printer, d reports.ReplayDiff, verbose bool) {
 	}
 	shown := 0
 	for _, r := range d.Rows {
-		if (r.Op == reports.DiffSame || r.Op == reports.DiffMoved) && !verbose {
+		if !r.Differs() && !verbose {
 			continue
 		}
 		if !verbose && shown == againstConsoleRows {
@@ -101,6 +99,8 @@ func printAgainstRow(p *console.Printer, r reports.ReplayRow, seq string) {
 		p.Dim("      = same     %s\n", againstFrame(r.Replayed, seq))
 	case reports.DiffMoved:
 		p.Dim("      ↕ moved    %s → %s\n", againstFrame(r.Recorded, seq), againstIndex(r.Replayed))
+	case reports.DiffLate:
+		p.Dim("      … late     %s\n", againstFrame(r.Replayed, seq))
 	case reports.DiffChanged:
 		p.Warn("      ~ changed")
 		p.Printf("  %s → %s\n", againstFrame(r.Recorded, seq), againstIndex(r.Replayed))
@@ -119,6 +119,22 @@ func printAgainstRow(p *console.Printer, r reports.ReplayRow, seq string) {
 		p.Fail("      + extra  ")
 		p.Printf("  %s\n", againstFrame(r.Replayed, seq))
 	}
+}
+
+// shownOnly says which rows a matching diff has that are shown, not
+// counted: moved and late ones.
+func shownOnly(counts map[string]int) string {
+	var parts []string
+	if n := counts[reports.DiffMoved]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d moved a few places: independent messages in another order", n))
+	}
+	if n := counts[reports.DiffLate]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d late: sent after the recorded client had left", n))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // againstFrame names a frame in one line: type (or close code), its

@@ -103,7 +103,8 @@ func (r *Result) Differs() int {
 // Run plays the client side of a plan against opts.Against. Connections
 // open, send, close and drop in the recorded order; before each client
 // action the replay waits until every open connection has the answers the
-// recorded one had at that point (counted by message type). Ids the new
+// recorded one had at that point (counted by message type and the
+// client's correlation ids they quote). Ids the new
 // server mints are learned from its answers and put into later client
 // frames and URLs. It returns ErrUnreachable when the target cannot be
 // reached; other trouble of one connection is in its diff.
@@ -136,6 +137,7 @@ type player struct {
 	ids   *IDs
 	masks Masks
 	rw    rewriter
+	corr  *correlator
 	timed map[string]bool
 	j     *journal
 	// notify is signalled by the readers on every frame and end.
@@ -144,7 +146,7 @@ type player struct {
 	lives map[*Conn]*live // open and ended connections, by recorded conn
 	open  []*Conn         // connections not yet closed by the replay, in dial order
 	errs  map[*Conn]string
-	// deficit counts, per connection and type, the answers given up on:
+	// deficit counts, per connection and correlation key, the answers given up on:
 	// later waits do not wait for them again.
 	deficit map[*Conn]map[string]int
 	learned map[*Conn]*learnState
@@ -197,7 +199,8 @@ func newPlayer(p *Plan, opts Options) (*player, error) {
 		tokens[t] = true
 	}
 	ids := NewIDs(p.Dialect)
-	pl := &player{p: p, d: d, opts: opts, sc: newScript(p, d, timed), tgt: tgt, ids: ids, masks: masks,
+	corr := newCorrelator(p, d, ids)
+	pl := &player{p: p, d: d, opts: opts, sc: newScript(p, corr, timed), corr: corr, tgt: tgt, ids: ids, masks: masks,
 		rw: rewriter{ids: ids, cursors: cursors, tokens: tokens}, timed: timed, j: &journal{}, notify: make(chan struct{}, 1),
 		lives: map[*Conn]*live{}, errs: map[*Conn]string{}, deficit: map[*Conn]map[string]int{}, learned: map[*Conn]*learnState{}, local: map[*Conn]map[string]string{}, expect: map[*Conn]*expectation{}}
 	for _, c := range p.Conns {
@@ -353,7 +356,7 @@ func (pl *player) dial(ctx context.Context, c *Conn) error {
 	if pc := pl.connByID(c.Parent); pc != nil && pl.lives[pc] != nil {
 		parent = pl.lives[pc].id
 	}
-	l := &live{rec: c, id: "r-" + c.ID, session: session, url: u, ws: ws, d: pl.d, j: pl.j, notify: pl.notify}
+	l := &live{rec: c, id: "r-" + c.ID, session: session, url: u, ws: ws, d: pl.d, corr: pl.corr, j: pl.j, notify: pl.notify}
 	pl.j.open(l.id, session, parent, u, time.Now())
 	l.start()
 	pl.lives[c] = l

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/recording"
@@ -24,6 +25,8 @@ type differ struct {
 	ids     *IDs
 	timed   map[string]bool
 	payload int
+	// recordEnd is when the recording stopped (its last event).
+	recordEnd time.Time
 }
 
 // side is one stream of a diff: frames and their types.
@@ -58,6 +61,7 @@ func (df differ) conn(c *Conn, answers []answer, l *live, why string) (reports.R
 		out.Rows = append(out.Rows, df.row(p, rec, rep))
 	}
 	out.Rows = df.moved(out.Rows, rec, rep)
+	late(out.Rows, c, leftEarly(c, df.recordEnd))
 	if row, ok := df.endRow(c, l, end); ok {
 		out.Rows = append(out.Rows, row)
 	}

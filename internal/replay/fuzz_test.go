@@ -30,7 +30,7 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			return
 		}
-		s := newScript(p, d, map[string]bool{"heartbeat": true})
+		s := newScript(p, newCorrelator(p, d, NewIDs(p.Dialect)), map[string]bool{"heartbeat": true})
 		conns := map[*Conn]bool{}
 		for _, c := range p.Conns {
 			conns[c] = true

@@ -10,12 +10,13 @@ import (
 // learnState is how far a connection's answers have been learned from.
 type learnState struct {
 	next int            // received frames looked at
-	seen map[string]int // per type, how many were paired
+	seen map[string]int // per correlation key, how many were paired
 }
 
-// learn pairs each new answer with the recorded answer of its type at the
-// same count (the k-th run_status with the k-th run_status, as the waits
-// count them) and learns from the pair: the ids the new server minted in
+// learn pairs each new answer with the recorded answer of its type and
+// correlation values at the same count (the k-th run_status with the k-th
+// run_status, the ack of req r5 with the ack of r5, as the waits count
+// them) and learns from the pair: the ids the new server minted in
 // place of the recorded ones, and its ordering values. Later client frames
 // and URLs carry what was learned. The diff aligns the streams again,
 // exactly, once the replay is over.
@@ -31,9 +32,9 @@ func (pl *player) learn() {
 			if pl.timed[r.typ] {
 				continue
 			}
-			k := st.seen[r.typ]
-			st.seen[r.typ]++
-			rec, ok := pl.nthAnswer(c, r.typ, k)
+			k := st.seen[r.key]
+			st.seen[r.key]++
+			rec, ok := pl.nthAnswer(c, r.key, k)
 			if !ok {
 				continue
 			}
@@ -42,9 +43,9 @@ func (pl *player) learn() {
 	}
 }
 
-// nthAnswer is the k-th recorded answer of type typ on c.
-func (pl *player) nthAnswer(c *Conn, typ string, k int) (f frameRef, ok bool) {
-	idx := pl.sc.byType[c][typ]
+// nthAnswer is the k-th recorded answer with correlation key key on c.
+func (pl *player) nthAnswer(c *Conn, key string, k int) (f frameRef, ok bool) {
+	idx := pl.sc.byKey[c][key]
 	if k >= len(idx) {
 		return frameRef{}, false
 	}

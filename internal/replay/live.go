@@ -28,6 +28,7 @@ type live struct {
 	url     string
 	ws      *websocket.Conn
 	d       *dialect.Dialect
+	corr    *correlator
 	j       *journal
 	notify  chan<- struct{}
 
@@ -37,8 +38,8 @@ type live struct {
 	wdone chan struct{}
 
 	mu     sync.Mutex
-	frames []received // the server's data frames, in order
-	counts map[string]int
+	frames []received     // the server's data frames, in order
+	counts map[string]int // by correlation key
 	ended  bool
 	end    liveEnd
 	// closing is set once the client closed or cut: a close that follows
@@ -46,10 +47,12 @@ type live struct {
 	closing bool
 }
 
-// received is one data frame of the server with its type.
+// received is one data frame of the server with its type and
+// correlation key.
 type received struct {
 	f   wire.Frame
 	typ string
+	key string
 }
 
 // liveEnd is how a replayed connection ended.
@@ -97,9 +100,9 @@ func (l *live) read() {
 		f := wire.Frame{Conn: l.id, URL: l.url, Dir: wire.ServerToClient, Time: now, Op: wire.Opcode(op), Payload: data}
 		f = l.j.frame(l.session, f)
 		l.mu.Lock()
-		typ := frameType(l.d, f)
-		l.frames = append(l.frames, received{f: f, typ: typ})
-		l.counts[typ]++
+		typ, key := l.corr.classify(f)
+		l.frames = append(l.frames, received{f: f, typ: typ, key: key})
+		l.counts[key]++
 		l.mu.Unlock()
 		l.signal()
 	}

@@ -14,7 +14,7 @@ func (pl *player) result() *Result {
 	if payload <= 0 {
 		payload = reports.DefaultWireLimits.Payload
 	}
-	df := differ{d: pl.d, masks: pl.masks, ids: pl.ids, timed: pl.timed, payload: payload}
+	df := differ{d: pl.d, masks: pl.masks, ids: pl.ids, timed: pl.timed, payload: payload, recordEnd: lastTime(pl.p)}
 	for _, c := range pl.p.Conns {
 		if _, skipped := pl.sc.skipped[c]; skipped {
 			continue

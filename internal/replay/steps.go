@@ -35,10 +35,12 @@ type step struct {
 }
 
 // answer is one server data frame of a recorded connection that a replay
-// waits for and compares: its type and its place in the timeline.
+// waits for and compares: its type, its correlation key (see correlator)
+// and its place in the timeline.
 type answer struct {
 	frame int
 	typ   string
+	key   string
 	pos   int
 }
 
@@ -47,8 +49,9 @@ type answer struct {
 type script struct {
 	steps   []step
 	answers map[*Conn][]answer
-	// byType indexes each connection's answers by type (frame indexes).
-	byType map[*Conn]map[string][]int
+	// byKey indexes each connection's answers by correlation key (frame
+	// indexes).
+	byKey map[*Conn]map[string][]int
 	// skipped are the connections not replayed (the recorder did not
 	// judge them: not the dialect's traffic), with why.
 	skipped map[*Conn]string
@@ -59,8 +62,8 @@ type script struct {
 // right after its last data frame, before the client's next action on any
 // connection, not where the recorder noticed the loss (often after the
 // reconnection had opened).
-func newScript(p *Plan, d *dialect.Dialect, timed map[string]bool) *script {
-	s := &script{answers: map[*Conn][]answer{}, byType: map[*Conn]map[string][]int{}, skipped: map[*Conn]string{}}
+func newScript(p *Plan, corr *correlator, timed map[string]bool) *script {
+	s := &script{answers: map[*Conn][]answer{}, byKey: map[*Conn]map[string][]int{}, skipped: map[*Conn]string{}}
 	lastData := map[*Conn]int{}
 	closed := map[*Conn]bool{}
 	var cuts []step
@@ -81,13 +84,13 @@ func newScript(p *Plan, d *dialect.Dialect, timed map[string]bool) *script {
 			}
 			switch {
 			case f.Dir == wire.ServerToClient && data:
-				typ := frameType(d, f)
+				typ, key := corr.classify(f)
 				if !timed[typ] {
-					s.answers[c] = append(s.answers[c], answer{frame: ev.Frame, typ: typ, pos: pos})
-					if s.byType[c] == nil {
-						s.byType[c] = map[string][]int{}
+					s.answers[c] = append(s.answers[c], answer{frame: ev.Frame, typ: typ, key: key, pos: pos})
+					if s.byKey[c] == nil {
+						s.byKey[c] = map[string][]int{}
 					}
-					s.byType[c][typ] = append(s.byType[c][typ], ev.Frame)
+					s.byKey[c][key] = append(s.byKey[c][key], ev.Frame)
 				}
 			case f.Dir == wire.ClientToServer && data:
 				if !closed[c] {

@@ -10,7 +10,8 @@ import (
 
 // await waits until every connection the replay holds open has the
 // answers its recorded counterpart had before the step (counted per
-// message type, timed types left out). The wait for each answer is
+// message type and correlation values, see correlator; timed types left
+// out). The wait for each answer is
 // bounded by AnswerTimeout: when nothing awaited arrives for that long,
 // the missing answers are given up on (the diff shows them) and the
 // replay goes on. A connection the server ended gives up at once.
@@ -38,7 +39,7 @@ func (pl *player) await(ctx context.Context, st step) error {
 	}
 }
 
-// missing is what one connection still lacks, by type.
+// missing is what one connection still lacks, by correlation key.
 type missing map[string]int
 
 // shortfall returns, per open connection, the awaited answers that have
@@ -51,10 +52,10 @@ func (pl *player) shortfall(pos int) (map[*Conn]missing, int) {
 	for _, c := range pl.open {
 		l := pl.lives[c]
 		_, got, isEnded := l.snapshot()
-		for typ, n := range pl.expected(c, pos) {
-			n -= pl.deficit[c][typ]
-			progress += min(got[typ], n)
-			if got[typ] >= n {
+		for key, n := range pl.expected(c, pos) {
+			n -= pl.deficit[c][key]
+			progress += min(got[key], n)
+			if got[key] >= n {
 				continue
 			}
 			m := short
@@ -64,7 +65,7 @@ func (pl *player) shortfall(pos int) (map[*Conn]missing, int) {
 			if m[c] == nil {
 				m[c] = missing{}
 			}
-			m[c][typ] = n - got[typ]
+			m[c][key] = n - got[key]
 		}
 	}
 	if len(ended) > 0 {
@@ -73,7 +74,7 @@ func (pl *player) shortfall(pos int) (map[*Conn]missing, int) {
 	return short, progress
 }
 
-// expected counts, by type, the answers conn's recorded counterpart had
+// expected counts, by correlation key, the answers conn's recorded counterpart had
 // before pos.
 func (pl *player) expected(c *Conn, pos int) map[string]int {
 	e := pl.expect[c]
@@ -83,7 +84,7 @@ func (pl *player) expected(c *Conn, pos int) map[string]int {
 	}
 	answers := pl.sc.answers[c]
 	for e.next < len(answers) && answers[e.next].pos < pos {
-		e.counts[answers[e.next].typ]++
+		e.counts[answers[e.next].key]++
 		e.next++
 	}
 	e.pos = pos
@@ -105,13 +106,9 @@ func (pl *player) giveUp(short map[*Conn]missing, st step, why string) {
 			pl.deficit[c] = map[string]int{}
 		}
 		var parts []string
-		for typ, n := range m {
-			pl.deficit[c][typ] += n
-			name := typ
-			if name == "" {
-				name = "(untyped)"
-			}
-			parts = append(parts, fmt.Sprintf("%d %s", n, name))
+		for key, n := range m {
+			pl.deficit[c][key] += n
+			parts = append(parts, fmt.Sprintf("%d %s", n, describeKey(key)))
 		}
 		sort.Strings(parts)
 		pl.notes = append(pl.notes, fmt.Sprintf("%s: %s of the recording %s%s; the replay went on",

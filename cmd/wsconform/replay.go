@@ -50,6 +50,8 @@ with --query NAME=VALUE (hostd hosts: --query host_token=…), --header for
 handshake headers, or, for hostd's app endpoint, --login USER:PASSWORD,
 which logs in (POST /auth/login) and uses the fresh access token as the
 token query value. A redacted query value left without one is a usage error.
+A credential redacted inside a client message (an apiKey member) is given
+with --set apiKey=VALUE; a note names each one sent as recorded.
 
 Example:
   wsproxy --upstream ws://127.0.0.1:7337 --listen 127.0.0.1:8080 --record bug.jsonl
@@ -65,6 +67,7 @@ empty recording, or a harness error.`
 type againstFlags struct {
 	against, dialect, pace  string
 	ignore, headers, query  []string
+	set                     []string
 	login, record, color    string
 	answerTimeout, timeout  time.Duration
 	quiet, verbose, insecur bool
@@ -82,6 +85,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "bound on the whole replay")
 	fs.StringArrayVar(&f.headers, "header", nil, "header for every handshake and the login, 'Key: Value' (repeatable)")
 	fs.StringArrayVar(&f.query, "query", nil, "NAME=VALUE replaces the recorded (often redacted) value of a query parameter (repeatable), e.g. host_token=… for hostd hosts")
+	fs.StringArrayVar(&f.set, "set", nil, "MASK=VALUE puts VALUE in the client's frames in place of the recorded (often redacted) value (repeatable): apiKey=sk-… (any depth), auth:/data/token=…")
 	fs.StringVar(&f.login, "login", "", "hostd: log in as `USER:PASSWORD` (POST /auth/login) and use the access token as the token query value")
 	fs.StringVar(&f.record, "record", "", "also write the replay's own traffic as a recording to `FILE`")
 	f.out.addFlags(fs)
@@ -147,6 +151,12 @@ func (f *againstFlags) check(fs *flagSet) (replay.Options, error) {
 	if _, err := replay.VolatileMasks("", f.ignore); err != nil {
 		return opts, usageErr("replay: --ignore: %v", err)
 	}
+	for _, s := range f.set {
+		if _, err := replay.ParseSet(s); err != nil {
+			return opts, usageErr("replay: --set: %v", err)
+		}
+	}
+	opts.Set = f.set
 	if err := cli.ParseHeaders("--header", f.headers, opts.Header); err != nil {
 		return opts, usageErr("replay: %v", err)
 	}

@@ -63,6 +63,10 @@ type Options struct {
 	// connection whose URL has it (credentials are redacted in
 	// recordings: token, host_token).
 	Query map[string]string
+	// Set are MASK=VALUE values (see ParseSet) put in the client's frames
+	// in place of the recorded ones: credentials the recording redacted
+	// in a message (an apiKey), or any value a user wants to change.
+	Set []string
 	// Insecure accepts any TLS certificate of a wss:// target.
 	Insecure bool
 	// Check tunes the check engine that judges the new traffic.
@@ -194,6 +198,14 @@ func newPlayer(p *Plan, opts Options) (*player, error) {
 	for _, t := range k.Timed {
 		timed[t] = true
 	}
+	var sets []Set
+	for _, s := range opts.Set {
+		set, err := ParseSet(s)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, set)
+	}
 	tokens := map[string]bool{}
 	for _, t := range k.Tokens {
 		tokens[t] = true
@@ -201,7 +213,7 @@ func newPlayer(p *Plan, opts Options) (*player, error) {
 	ids := NewIDs(p.Dialect)
 	corr := newCorrelator(p, d, ids)
 	pl := &player{p: p, d: d, opts: opts, sc: newScript(p, corr, timed), corr: corr, tgt: tgt, ids: ids, masks: masks,
-		rw: rewriter{ids: ids, cursors: cursors, tokens: tokens}, timed: timed, j: &journal{}, notify: make(chan struct{}, 1),
+		rw: rewriter{ids: ids, cursors: cursors, tokens: tokens, sets: sets, redacted: map[string]bool{}}, timed: timed, j: &journal{}, notify: make(chan struct{}, 1),
 		lives: map[*Conn]*live{}, errs: map[*Conn]string{}, deficit: map[*Conn]map[string]int{}, learned: map[*Conn]*learnState{}, local: map[*Conn]map[string]string{}, expect: map[*Conn]*expectation{}}
 	for _, c := range p.Conns {
 		if why, ok := pl.sc.skipped[c]; ok {

@@ -64,6 +64,36 @@ func (m Mask) matches(typ string, path []string) bool {
 	return true
 }
 
+// selects reports whether the member at path is exactly the one the mask
+// names (not a member below it): what --set replaces.
+func (m Mask) selects(typ string, path []string) bool {
+	if m.name == "" && len(path) != len(m.segs) {
+		return false
+	}
+	return m.matches(typ, path)
+}
+
+// Set is a value the user gives for members of the client's frames
+// (--set MASK=VALUE), in place of the recorded one: most often a
+// credential the recording redacted.
+type Set struct {
+	Mask  Mask
+	Value string
+}
+
+// ParseSet reads MASK=VALUE (see Mask; the mask ends at the first "=").
+func ParseSet(s string) (Set, error) {
+	mask, value, ok := strings.Cut(s, "=")
+	if !ok {
+		return Set{}, fmt.Errorf("set %q: want MASK=VALUE, e.g. apiKey=sk-… or auth:/data/token=…", s)
+	}
+	m, err := ParseMask(mask)
+	if err != nil {
+		return Set{}, fmt.Errorf("set %q: %w", s, err)
+	}
+	return Set{Mask: m, Value: value}, nil
+}
+
 // Masks is a set of masks.
 type Masks []Mask
 

@@ -2,6 +2,8 @@ package replay
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/wsconform/wsconform/reports"
 )
@@ -14,6 +16,7 @@ func (pl *player) result() *Result {
 	if payload <= 0 {
 		payload = reports.DefaultWireLimits.Payload
 	}
+	pl.noteRedacted()
 	df := differ{d: pl.d, masks: pl.masks, ids: pl.ids, timed: pl.timed, payload: payload, recordEnd: lastTime(pl.p)}
 	for _, c := range pl.p.Conns {
 		if _, skipped := pl.sc.skipped[c]; skipped {
@@ -40,4 +43,31 @@ func (pl *player) result() *Result {
 	res.Sessions = judge(pl.d, pl.p.DialectReason, res.Lines, pl.opts.Check, pl.opts.Limits)
 	res.Notes = pl.notes
 	return res
+}
+
+// noteRedacted says which redacted values the client's frames sent as
+// recorded: a server that checks them refuses the replay, and --set gives
+// them.
+func (pl *player) noteRedacted() {
+	var left []string
+	for k := range pl.rw.redacted {
+		left = append(left, k)
+	}
+	sort.Strings(left)
+	for _, k := range left {
+		typ, ptr, _ := strings.Cut(k, " ")
+		mask := ptr
+		if typ != "" {
+			mask = typ + ":" + ptr
+		}
+		pl.notes = append(pl.notes, fmt.Sprintf("client frames sent %s as the recording redacted it: give the value with --set %s=VALUE", describeMember(typ, ptr), mask))
+	}
+}
+
+// describeMember names a member of a message type for a note.
+func describeMember(typ, ptr string) string {
+	if typ == "" {
+		return ptr
+	}
+	return typ + " " + ptr
 }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
+
+	"github.com/wsconform/wsconform/internal/redact"
 )
 
 // rewriter puts what a replay learned into a recorded client frame before
@@ -21,6 +24,13 @@ type rewriter struct {
 	local   map[string]string
 	// tokens are the dialect's Knowledge.Tokens.
 	tokens map[string]bool
+	// sets are the values the user gives for members (--set), most often
+	// credentials the recording redacted.
+	sets []Set
+	// redacted collects, when not nil, "type /pointer" of the redacted
+	// values a client frame still sends as recorded (a marker under a
+	// credential's name), for a note: no --set gave them.
+	redacted map[string]bool
 }
 
 // change is one value replaced in a frame.
@@ -32,7 +42,11 @@ type change struct {
 // rewrite returns the payload to send for a client frame of type typ;
 // local are the connection's own ids, which win over the learned ones.
 func (w rewriter) rewrite(typ string, payload []byte, local map[string]string) []byte {
-	if w.ids == nil || (w.ids.Len() == 0 && len(w.ids.order) == 0 && len(w.ids.tokens) == 0 && len(local) == 0) {
+	if w.ids == nil {
+		return payload
+	}
+	learned := w.ids.Len() > 0 || len(w.ids.order) > 0 || len(w.ids.tokens) > 0 || len(local) > 0
+	if !learned && len(w.sets) == 0 && w.redacted == nil {
 		return payload
 	}
 	w.local = local
@@ -62,6 +76,11 @@ func (w rewriter) walk(typ string, path []string, v any, changes *[]change) any 
 	case map[string]any:
 		for k, e := range x {
 			p := append(path[:len(path):len(path)], k)
+			if nv, ok := w.set(typ, p, e); ok {
+				*changes = append(*changes, change{path: p, old: e, new: nv})
+				x[k] = nv
+				continue
+			}
 			if w.tokens[k] {
 				if nv, ok := w.ids.Token(e); ok {
 					*changes = append(*changes, change{path: p, old: e, new: nv})
@@ -76,6 +95,9 @@ func (w rewriter) walk(typ string, path []string, v any, changes *[]change) any 
 			x[i] = w.walk(typ, append(path[:len(path):len(path)], strconv.Itoa(i)), e, changes)
 		}
 	case string:
+		if w.redacted != nil && redact.IsMarker(x) && slices.ContainsFunc(path, redact.MemberName) {
+			w.redacted[typ+" "+Pointer(path)] = true
+		}
 		if nv, ok := w.local[x]; ok && nv != x {
 			*changes = append(*changes, change{path: path, old: x, new: nv})
 			return nv
@@ -93,6 +115,26 @@ func (w rewriter) walk(typ string, path []string, v any, changes *[]change) any 
 		}
 	}
 	return v
+}
+
+// set returns the value --set gives the member at path, if one does: a
+// number when the recorded value is one and the given text reads as one,
+// a string otherwise.
+func (w rewriter) set(typ string, path []string, old any) (any, bool) {
+	for _, s := range w.sets {
+		if !s.Mask.selects(typ, path) {
+			continue
+		}
+		if _, isNum := old.(json.Number); isNum {
+			if n := json.Number(s.Value); json.Valid([]byte(s.Value)) && n.String() != "" {
+				if _, err := n.Float64(); err == nil {
+					return n, true
+				}
+			}
+		}
+		return s.Value, true
+	}
+	return nil, false
 }
 
 // replaceInText replaces each changed value where it stands in the text:

@@ -35,9 +35,9 @@ func echoRecording(leave time.Duration) []byte {
 	}, "\n") + "\n")
 }
 
-// echoServer answers every ping with a pong quoting req (the ping's own
-// req_id when req is ""), then, after the last ping (r2), sends tail.
-func echoServer(t *testing.T, req string, tail ...string) *httptest.Server {
+// serveWS serves a WebSocket on loopback and hands each connection to fn;
+// it returns the URL to replay against.
+func serveWS(t *testing.T, fn func(c *websocket.Conn)) string {
 	t.Helper()
 	u := websocket.Upgrader{}
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -46,6 +46,17 @@ func echoServer(t *testing.T, req string, tail ...string) *httptest.Server {
 			return
 		}
 		defer c.Close()
+		fn(c)
+	}))
+	t.Cleanup(s.Close)
+	return "ws" + strings.TrimPrefix(s.URL, "http") + "/ws"
+}
+
+// echoServer answers every ping with a pong quoting req (the ping's own
+// req_id when req is ""), then, after the last ping (r2), sends tail.
+func echoServer(t *testing.T, req string, tail ...string) string {
+	t.Helper()
+	return serveWS(t, func(c *websocket.Conn) {
 		for {
 			_, data, err := c.ReadMessage()
 			if err != nil {
@@ -66,9 +77,7 @@ func echoServer(t *testing.T, req string, tail ...string) *httptest.Server {
 				}
 			}
 		}
-	}))
-	t.Cleanup(s.Close)
-	return s
+	})
 }
 
 // TestCorrelatedWaits: a replay waits for the answer that quotes the
@@ -89,8 +98,7 @@ func TestCorrelatedWaits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := echoServer(t, tt.req)
-			res := replayAgainst(t, echoRecording(5*time.Millisecond), "ws"+strings.TrimPrefix(s.URL, "http")+"/ws",
+			res := replayAgainst(t, echoRecording(5*time.Millisecond), echoServer(t, tt.req),
 				Options{AnswerTimeout: 300 * time.Millisecond})
 			if got := res.Differs() == 0; got != tt.matched {
 				t.Errorf("matched %v, want %v:\n%s", got, tt.matched, describe(res))

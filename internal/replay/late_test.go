@@ -2,7 +2,6 @@ package replay
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,8 +28,7 @@ func TestLateTail(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := echoServer(t, "", `{"type":"notice","text":"bye"}`)
-			res := replayAgainst(t, echoRecording(tt.leave), "ws"+strings.TrimPrefix(s.URL, "http")+"/ws",
+			res := replayAgainst(t, echoRecording(tt.leave), echoServer(t, "", `{"type":"notice","text":"bye"}`),
 				Options{AnswerTimeout: 300 * time.Millisecond})
 			if len(res.Diffs) != 1 {
 				t.Fatalf("%d diffs, want 1", len(res.Diffs))

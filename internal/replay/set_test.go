@@ -3,8 +3,6 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -105,13 +103,7 @@ func TestSetReachesServer(t *testing.T) {
 			t.Parallel()
 			var mu sync.Mutex
 			var got []string
-			u := websocket.Upgrader{}
-			s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				c, err := u.Upgrade(w, r, nil)
-				if err != nil {
-					return
-				}
-				defer c.Close()
+			url := serveWS(t, func(c *websocket.Conn) {
 				for {
 					_, data, err := c.ReadMessage()
 					if err != nil {
@@ -121,9 +113,8 @@ func TestSetReachesServer(t *testing.T) {
 					got = append(got, string(data))
 					mu.Unlock()
 				}
-			}))
-			defer s.Close()
-			res := replayAgainst(t, []byte(rec), "ws"+strings.TrimPrefix(s.URL, "http")+"/ws", Options{Set: tt.set})
+			})
+			res := replayAgainst(t, []byte(rec), url, Options{Set: tt.set})
 			mu.Lock()
 			defer mu.Unlock()
 			if len(got) != 1 || !strings.Contains(got[0], tt.want) {

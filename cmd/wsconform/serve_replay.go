@@ -156,8 +156,12 @@ func printReplaySummary(p *console.Printer, fx *fixture.Fixture) {
 			counts[row.Op]++
 		}
 		findings += len(r.Findings)
-		line := fmt.Sprintf("  %s ← recorded %s  %s: %d same, %d changed, %d missing, %d extra; %d conformance findings",
-			r.Conn, r.Recorded, r.Path, counts[reports.DiffSame], counts[reports.DiffChanged], counts[reports.DiffMissing], counts[reports.DiffExtra], len(r.Findings))
+		same := fmt.Sprintf("%d same", counts[reports.DiffSame])
+		if n := counts[reports.DiffMoved]; n > 0 {
+			same += fmt.Sprintf(", %d moved (independent frames in another order)", n)
+		}
+		line := fmt.Sprintf("  %s ← recorded %s  %s: %s, %d changed, %d missing, %d extra; %d conformance findings",
+			r.Conn, r.Recorded, r.Path, same, counts[reports.DiffChanged], counts[reports.DiffMissing], counts[reports.DiffExtra], len(r.Findings))
 		if r.Matched() {
 			p.Pass("  ✓")
 		} else {

@@ -124,6 +124,9 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer lv.Stop()
 		opts.Live = lv.Observer()
 		opts.Attached = func(pr *proxy.Proxy) { lv.Start(gateSource{p: pr, fx: fx}) }
+		if fx != nil { // the page's replay diffs follow the fixture
+			opts.UpstreamChanged = lv.ReplaysChanged
+		}
 		console.New(stderr, *colorMode).Dim("live view %s (served while the command runs; recording to %s)\n", lv.URL, *record)
 	}
 	if *record != "" {

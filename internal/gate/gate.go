@@ -50,6 +50,11 @@ type Options struct {
 	// runs (for the view's report downloads).
 	Live     proxy.LiveObserver
 	Attached func(*proxy.Proxy)
+	// UpstreamChanged, when set with Upstream, is told whenever the
+	// upstream's verdict may have changed (gate --replay --web: the live
+	// view fetches the replay diffs again); see watchUpstream. It is called
+	// from the proxy's validator and must return at once.
+	UpstreamChanged func()
 }
 
 // Upstream is a server the gate runs in place of the reference server,
@@ -102,6 +107,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		return Result{}, errors.New("no command given")
 	}
 	shareWriters(&opts)
+	watchUpstream(&opts)
 	started := time.Now()
 	up, err := startUpstream(ctx, d.Dialect, opts)
 	if err != nil {

@@ -20,18 +20,7 @@ import (
 // fails on the recorded connection it never opened.
 // Not parallel: t.Setenv hands the mode to the client process.
 func TestGateReplay(t *testing.T) {
-	var rec bytes.Buffer
-	t.Setenv(clientEnv, "good")
-	var out bytes.Buffer
-	if res, err := Run(context.Background(), Options{Dialect: "minicodex", Record: &rec,
-		Command: []string{os.Args[0], "-test.run=^TestClientProcess$"},
-		Stdout:  &out, Stderr: &out, Console: &out, Color: "never", Timeout: 30 * time.Second}); err != nil || !res.Passed() {
-		t.Fatalf("recording gate: %v %v\n%s", err, res.CommandErr, out.String())
-	}
-	plan, err := replay.Read(bytes.NewReader(rec.Bytes()), "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := recordGood(t)
 	tests := []struct {
 		mode    string
 		pass    bool
@@ -89,4 +78,23 @@ func TestGateReplay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// recordGood records a gate of the good client, for a replay.
+// Not parallel: t.Setenv hands the mode to the client process.
+func recordGood(t *testing.T) *replay.Plan {
+	t.Helper()
+	var rec bytes.Buffer
+	t.Setenv(clientEnv, "good")
+	var out bytes.Buffer
+	if res, err := Run(context.Background(), Options{Dialect: "minicodex", Record: &rec,
+		Command: []string{os.Args[0], "-test.run=^TestClientProcess$"},
+		Stdout:  &out, Stderr: &out, Console: &out, Color: "never", Timeout: 30 * time.Second}); err != nil || !res.Passed() {
+		t.Fatalf("recording gate: %v %v\n%s", err, res.CommandErr, out.String())
+	}
+	plan, err := replay.Read(bytes.NewReader(rec.Bytes()), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }

@@ -45,10 +45,12 @@ type pageEvent struct {
 
 	// A finding: severity (0 info, 1 warning, 2 error), rule, message
 	// (for the text filter) and its HTML, rendered by the report's
-	// template.
+	// template; the member pointer, with the rule and the message type,
+	// tells the page a repeat of a finding it showed (shown compactly).
 	Sev  int    `json:"sv,omitempty"`
 	Rule string `json:"ru,omitempty"`
 	Msg  string `json:"m,omitempty"`
+	Ptr  string `json:"pt,omitempty"`
 	HTML string `json:"h,omitempty"`
 }
 
@@ -123,6 +125,7 @@ func (e *encoder) convert(it *item) *pageEvent {
 			f.Finding = reports.RedactFinding(f.Finding)
 		}
 		pe.Index, pe.Sev, pe.Rule, pe.Msg, pe.Type, pe.Dir = f.Frame, int(f.Severity), f.Rule, f.Message, f.Type, string(f.Dir)
+		pe.Ptr = f.Pointer
 		e.html.Reset()
 		if reports.FindingHTML(&e.html, f, "live", int(it.id)) == nil {
 			pe.HTML = e.html.String()

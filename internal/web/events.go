@@ -41,6 +41,38 @@ type streamStats struct {
 	Totals  totals `json:"totals"`
 }
 
+// streamReplays tells the page to fetch /replays again: the replay diffs
+// changed (or the stream just started).
+type streamReplays struct {
+	K string `json:"k"` // "replays"
+}
+
+// replayWatch is what one stream told its page of the replay diffs.
+type replayWatch struct {
+	on   bool // Config.Replays
+	told bool
+	seen uint64
+	// wake is closed by the next change; nil (never ready) without
+	// Config.Replays.
+	wake <-chan struct{}
+}
+
+// due reports whether the page must fetch /replays now: once when the
+// stream starts (a page that opens or reconnects catches up on what it
+// missed) and after every change since.
+func (rw *replayWatch) due(c *changes) bool {
+	if !rw.on {
+		return false
+	}
+	v, wake := c.state()
+	rw.wake = wake
+	if rw.told && v == rw.seen {
+		return false
+	}
+	rw.told, rw.seen = true, v
+	return true
+}
+
 // events streams the ring to one page as Server-Sent Events, from
 // Last-Event-ID on when the browser resumes (within the ring's window;
 // what it missed beyond that is counted as dropped).
@@ -70,6 +102,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if err := enc.data(&out, hello); err != nil || s.send(rc, w, &out) != nil {
 		return
 	}
+	rw := replayWatch{on: s.cfg.Replays}
 	perBatch := max(1, int(int64(s.cfg.PageRate)*int64(batchEvery)/int64(time.Second)))
 	var (
 		items   []item
@@ -83,6 +116,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	pace := time.NewTimer(0)
 	defer pace.Stop()
 	for {
+		if rw.due(s.changes) {
+			if err := enc.data(&out, streamReplays{K: "replays"}); err != nil || s.send(rc, w, &out) != nil {
+				return
+			}
+		}
 		// Payloads are copied into arena, reused batch after batch (when
 		// it grows, items of this batch keep the old array alive).
 		arena = arena[:0]
@@ -111,6 +149,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case <-wake:
+		case <-rw.wake:
 		case <-ping.C:
 			out.WriteString(": ping\n\n")
 			if s.send(rc, w, &out) != nil {

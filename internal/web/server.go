@@ -52,7 +52,8 @@ type Config struct {
 	// (wsproxy --no-redact); by default they are redacted as in the report.
 	KeepSecrets bool
 	// Replays shows the report's replay diffs (gate --replay), side by
-	// side as the report does; the page fetches them when it opens.
+	// side as the report does; the page fetches them when it opens and
+	// again whenever ReplaysChanged was called.
 	Replays bool
 	// Title names the page (e.g. "wsproxy → ws://127.0.0.1:7337").
 	Title string
@@ -69,6 +70,8 @@ type Server struct {
 	ring *ring
 	src  atomic.Pointer[sourceBox]
 	mux  *http.ServeMux
+	// changes tell the pages to fetch /replays again (ReplaysChanged).
+	changes *changes
 }
 
 type sourceBox struct{ Source }
@@ -91,7 +94,7 @@ func New(cfg Config) (*Server, error) {
 	if err := CheckListen(cfg.Listen, cfg.AllowRemote); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, ring: newRing(cfg.Ring)}
+	s := &Server{cfg: cfg, ring: newRing(cfg.Ring), changes: newChanges()}
 	s.routes()
 	return s, nil
 }

@@ -2,7 +2,10 @@
 // queued, and applied once per animation frame. Rows are only ever
 // appended (and the oldest removed beyond the window): an existing row is
 // never re-rendered, so an opened payload or a text selection survives
-// every update. Findings come as HTML rendered by the report's template.
+// every update. Findings come as HTML rendered by the report's template;
+// a finding repeated on later frames of a connection is one line pointing
+// at the first. With gate --replay the replay diffs are fetched again
+// whenever the stream says they changed.
 (function () {
   'use strict';
   var cfg = window.wsLiveConfig || {};
@@ -15,6 +18,7 @@
   var sessions = {};       // id → {id, sev, errors, warnings, el, ul, btn}
   var sessionOrder = [];
   var rows = new Map();    // frame index → row element
+  var firsts = new Map();  // repeat key → the frame row showing that finding in full
   var types = {};
   var queue = [], scheduled = false;
   var following = true, newFrames = 0, removed = 0, dropped = 0, frameRows = 0;
@@ -232,15 +236,67 @@
     r._c = ev.c; r._s = ev.s || ''; r._d = ''; r._y = ''; r._q = (text.y + ' ' + (ev.c || '') + ' ' + text.p).toLowerCase();
     return r;
   }
-  function addFinding(r, x) {
+  // addFinding shows finding x on row r: in full, or, when first (the
+  // row showing the same finding in full) is given, as one line pointing
+  // at it. Either way the row's severity and search text take it in, so
+  // the filters find a repeat as they find the first.
+  function addFinding(r, x, first) {
     var box = r.lastChild && r.lastChild.className === 'lv-fx' ? r.lastChild : null;
     if (!box) { box = el('div', 'lv-fx'); r.appendChild(box); }
-    if (x.h) box.insertAdjacentHTML('beforeend', x.h);
+    if (first) box.appendChild(repeatLine(x, first));
+    else if (x.h) box.insertAdjacentHTML('beforeend', x.h);
     else box.appendChild(el('p', 'sev-' + ['info', 'warning', 'error'][x.sv || 0], (x.ru || '') + ': ' + (x.m || '')));
     r._sev = Math.max(r._sev, x.sv || 0);
     r.classList.add('sev-' + r._sev);
     for (var k = 0; k <= 2; k++) if (k !== r._sev) r.classList.remove('sev-' + k);
     r._q += ' ' + ((x.ru || '') + ' ' + (x.m || '')).toLowerCase();
+  }
+
+  // ---- repeated findings: the first finding of a kind on a connection
+  // (same rule, message type and member pointer) is shown in full, its
+  // repeats as one line pointing at it, so that 24 frames breaking the
+  // schema the same way are not 24 cards. The full card is still the
+  // report's (x.h), added to the line when it is opened.
+  function repeatKey(x) {
+    return x.i ? [x.c || x.s || '', x.ru || '', x.y || '', x.pt || ''].join('\u0000') : '';
+  }
+  // firstOf returns the row showing x in full if it is still on the page
+  // (and is not r itself); otherwise r becomes that row and it returns null.
+  function firstOf(x, r) {
+    var k = repeatKey(x);
+    if (!k) return null;
+    var f = firsts.get(k);
+    if (f && f !== r && rows.get(f._i) === f) return f;
+    if (f !== r) firsts.set(k, r);
+    return null;
+  }
+  function repeatLine(x, first) {
+    var sev = ['info', 'warning', 'error'][x.sv || 0];
+    var d = el('details', 'lv-rep sev-' + sev);
+    var s = el('summary');
+    s.appendChild(el('span', 'sev', sev));
+    s.appendChild(el('code', 'rule', x.ru || ''));
+    s.appendChild(document.createTextNode(' same as '));
+    var a = el('a', 'lv-first', 'frame #' + first._i);
+    a.href = '#' + first.id;
+    s.appendChild(a);
+    s.appendChild(el('span', 'lv-repm dim', x.m || ''));
+    d.appendChild(s);
+    d.addEventListener('toggle', function () {
+      if (d.open && !d._full && x.h) { d._full = true; d.insertAdjacentHTML('beforeend', x.h); }
+    });
+    return d;
+  }
+  // showFirst scrolls to the row a repeat points at and flashes it; when
+  // that row is gone or filtered out, the repeat opens in place instead.
+  function showFirst(a) {
+    var t = document.getElementById(a.hash.slice(1));
+    if (!t || t.hidden) { a.closest('details').open = true; return; }
+    pause();
+    t.scrollIntoView({ block: 'center' });
+    t.classList.remove('flash');
+    void t.offsetWidth; // restart the animation
+    t.classList.add('flash');
   }
 
   // ---- opening a payload: pretty-printed, collapsible JSON
@@ -309,6 +365,8 @@
     r.classList.toggle('open');
   }
   list.addEventListener('click', function (e) {
+    var first = e.target.closest('a.lv-first');
+    if (first) { e.preventDefault(); showFirst(first); return; }
     var jo = e.target.closest('.jo');
     if (jo) { jo.parentNode.classList.toggle('shut'); return; }
     var line = e.target.closest('.lv-l');
@@ -387,7 +445,7 @@
           paintSession(s);
           var target = ev.i ? rows.get(ev.i) : null;
           if (target) {
-            addFinding(target, ev);
+            addFinding(target, ev, firstOf(ev, target));
             target.hidden = !matches(target);
           } else {
             r = eventRow(ev, { y: 'finding', p: ev.i ? 'frame #' + ev.i + ' (not on the page)' : (ev.ru || '') });
@@ -400,6 +458,9 @@
           break;
         case 'n':
           if (ev.e) r = eventRow(ev, { y: 'error', p: ev.r || '' });
+          break;
+        case 'replays':
+          replays();
           break;
       }
       if (r) {
@@ -506,14 +567,97 @@
     };
   }
 
-  // ---- replay diffs (gate --replay), as the report shows them
+  // ---- replay diffs (gate --replay), as the report shows them. The
+  // stream says when they changed ("replays", also when it opens); the page
+  // fetches them (one fetch at a time, one more if told meanwhile) and
+  // swaps only the diffs whose HTML changed. What the user opened or closed
+  // is kept by a key that survives a fetch (the connections, the row's
+  // anchor), and so is the part of the section in view.
+  var rep = { busy: false, again: false, html: null, open: new Map() };
   function replays() {
     if (!cfg.replays) return;
-    fetch('replays').then(function (r) { return r.ok ? r.text() : ''; }).then(function (html) {
-      if (!html) return;
-      $('lv-replays').hidden = false;
-      $('lv-replays-body').innerHTML = html; // rendered by the report's template, escaped there
-    }).catch(function () { /* the proxy stopped */ });
+    if (rep.busy) { rep.again = true; return; }
+    rep.busy = true;
+    fetch('replays', { cache: 'no-store' }).then(function (r) { return r.ok ? r.text() : ''; })
+      .then(function (html) { if (html) showReplays(html); })
+      .catch(function () { /* the proxy stopped */ })
+      .then(function () {
+        rep.busy = false;
+        if (rep.again) { rep.again = false; replays(); }
+      });
+  }
+  function showReplays(html) {
+    if (html === rep.html) return;
+    rep.html = html;
+    var sec = $('lv-replays'), body = $('lv-replays-body');
+    sec.hidden = false;
+    var anchor = viewAnchor(sec, body);
+    var tpl = document.createElement('template');
+    tpl.innerHTML = html; // rendered by the report's template, escaped there
+    var seen = {}, cur = body.firstElementChild;
+    [].slice.call(tpl.content.children).forEach(function (d) {
+      var k = diffKey(d, seen), src = d.outerHTML;
+      if (cur && cur._key === k && cur._src === src) { cur = cur.nextElementSibling; return; }
+      d._key = k; d._src = src;
+      restoreOpen(d);
+      if (cur && cur._key === k) {
+        var next = cur.nextElementSibling;
+        body.replaceChild(d, cur);
+        cur = next;
+      } else body.insertBefore(d, cur);
+    });
+    while (cur) { var n = cur.nextElementSibling; cur.remove(); cur = n; }
+    keepAnchor(sec, body, anchor);
+  }
+  // diffKey names a diff by its recorded and replayed connections and its
+  // side (and which of the same it is): stable while its rows grow.
+  function diffKey(d, seen) {
+    var ids = d.querySelectorAll(':scope > summary .sid');
+    var k = (d.getAttribute('data-conn') || '') + '>' + (ids.length > 1 ? ids[1].textContent : '') + ' ' + (d.getAttribute('data-side') || '');
+    seen[k] = (seen[k] || 0) + 1;
+    return k + '#' + seen[k];
+  }
+  // openKey names a details element of a diff: the diff, a row (its
+  // anchor holds its index), or a run of identical rows (its first row).
+  function openKey(e) {
+    var d = e.closest('.rdiff');
+    if (!d || !d._key) return '';
+    if (e === d) return d._key;
+    if (e.classList.contains('rr')) return d._key + ' ' + e.id;
+    var first = e.querySelector('details.rr');
+    return d._key + ' run ' + (first ? first.id : '');
+  }
+  function restoreOpen(d) {
+    [d].concat([].slice.call(d.querySelectorAll('details'))).forEach(function (e) {
+      var k = openKey(e);
+      if (rep.open.has(k)) e.open = rep.open.get(k);
+    });
+  }
+  $('lv-replays-body').addEventListener('toggle', function (e) {
+    var k = openKey(e.target);
+    if (k) rep.open.set(k, e.target.open);
+  }, true);
+  // viewAnchor is the diff at the top of the section's view and where it
+  // is. When that diff is kept as it was, the browser's scroll anchoring
+  // keeps it in place (also when rows above it are laid out later); when
+  // it was replaced, keepAnchor scrolls the new one to where it was.
+  function viewAnchor(sec, body) {
+    if (sec.scrollTop === 0) return null;
+    var top = sec.getBoundingClientRect().top;
+    for (var d = body.firstElementChild; d; d = d.nextElementSibling) {
+      var r = d.getBoundingClientRect();
+      if (r.bottom > top) return { el: d, key: d._key, off: r.top - top };
+    }
+    return null;
+  }
+  function keepAnchor(sec, body, a) {
+    if (!a || a.el.parentNode === body) return;
+    for (var d = body.firstElementChild; d; d = d.nextElementSibling) {
+      if (d._key === a.key) {
+        sec.scrollTop += d.getBoundingClientRect().top - sec.getBoundingClientRect().top - a.off;
+        return;
+      }
+    }
   }
 
   // ---- wiring
@@ -534,11 +678,10 @@
   if (!cfg.har) { $('lv-har').setAttribute('aria-disabled', 'true'); $('lv-har').title = 'no recording to export'; }
   session('');
   connect();
-  replays();
   window.wsLive = { // for tests and the curious
     state: function () {
       return { rows: list.querySelectorAll('.lv-r').length, frames: frameRows, shown: list.querySelectorAll('.lv-r:not([hidden])').length,
-        findings: list.querySelectorAll('.finding').length, following: following, newFrames: newFrames, pill: !pill.hidden,
+        findings: list.querySelectorAll('.finding').length, repeats: list.querySelectorAll('.lv-rep').length, following: following, newFrames: newFrames, pill: !pill.hidden,
         dropped: dropped, removed: removed, stream: document.body.getAttribute('data-stream') || '' };
     }
   };

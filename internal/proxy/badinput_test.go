@@ -184,21 +184,32 @@ func TestUpstreamDiesMidSession(t *testing.T) {
 	}
 }
 
-// TestClientVanishes: the upstream gets 1001 going away.
+// TestClientVanishes: the upstream gets 1001 going away, or with
+// MirrorDrops (the gate's, so serve --replay's fixture sees what the
+// recorded client did) its TCP connection is cut too: 1006.
 func TestClientVanishes(t *testing.T) {
 	t.Parallel()
-	up := startEcho(t)
-	tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex"})
-	c := dial(t, tp.url+"/ws", nil)
-	c.sendRaw(websocket.TextMessage, []byte(`{"type":"hello","v":"1.0.0"}`))
-	c.next()
-	_ = c.ws.NetConn().Close()
-	if got := up.waitEnd(); got.code != websocket.CloseGoingAway {
-		t.Errorf("upstream got %d %q, want 1001", got.code, got.text)
-	}
-	r := tp.Stop()
-	if cn := r.Sessions[0].Conns[0]; cn.CloseCode != 1006 || cn.CloseBy != recording.ByNetwork {
-		t.Errorf("recorded end %+v, want 1006 by network", cn)
+	for _, mirror := range []bool{false, true} {
+		t.Run("mirror="+strconv.FormatBool(mirror), func(t *testing.T) {
+			t.Parallel()
+			up := startEcho(t)
+			tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex", MirrorDrops: mirror})
+			c := dial(t, tp.url+"/ws", nil)
+			c.sendRaw(websocket.TextMessage, []byte(`{"type":"hello","v":"1.0.0"}`))
+			c.next()
+			_ = c.ws.NetConn().Close()
+			want := websocket.CloseGoingAway
+			if mirror {
+				want = websocket.CloseAbnormalClosure
+			}
+			if got := up.waitEnd(); got.code != want {
+				t.Errorf("upstream got %d %q, want %d", got.code, got.text, want)
+			}
+			r := tp.Stop()
+			if cn := r.Sessions[0].Conns[0]; cn.CloseCode != 1006 || cn.CloseBy != recording.ByNetwork {
+				t.Errorf("recorded end %+v, want 1006 by network", cn)
+			}
+		})
 	}
 }
 

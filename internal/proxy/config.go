@@ -72,12 +72,16 @@ type Config struct {
 	Seed uint64
 	// Insecure skips TLS verification of a wss:// (and https://) upstream.
 	Insecure bool
-	// MirrorDrops makes an upstream that vanished without a close frame a
-	// vanished connection for the client too: once what is queued for it
-	// is written, its TCP connection is cut (the client sees 1006), as it
-	// would be talking to the server directly. Without it the client gets
-	// 1011 "wsproxy: upstream connection lost". The gate sets it, so that
-	// a client that reconnects only after a drop is tested as in production.
+	// MirrorDrops makes a peer that vanished without a close frame a
+	// vanished connection for the other side too: once what is queued for
+	// it is written, its TCP connection is cut (it sees 1006), as it would
+	// be talking to its peer directly. Without it a client gets 1011
+	// "wsproxy: upstream connection lost" and an upstream 1001 "wsproxy:
+	// the client went away". The gate sets it, so that a client that
+	// reconnects only after a drop is tested as in production, and a
+	// server (or serve --replay's fixture) sees a client's drop as a drop,
+	// not a going-away close, which servers may treat as a deliberate
+	// leave.
 	MirrorDrops bool
 
 	// MaxFrame is the largest message relayed; a larger one closes its

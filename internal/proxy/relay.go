@@ -260,7 +260,7 @@ func (c *conn) readEnded(a, b *leg, err error) {
 		// not answer our close in time.
 		c.setEnd(ending{code: websocket.CloseAbnormalClosure, reason: describe(a, err), by: recording.ByNetwork})
 		c.stopWriter(a)
-		if b.side == sideClient && c.p.cfg.MirrorDrops && b.closeRecv.Load() == 0 {
+		if c.p.cfg.MirrorDrops && b.closeRecv.Load() == 0 {
 			c.sendClose(b, websocket.CloseAbnormalClosure, "") // a drop, after what is queued
 			return
 		}
@@ -271,7 +271,8 @@ func (c *conn) readEnded(a, b *leg, err error) {
 
 // lostCode is the close code leg b gets when the other leg is gone: the
 // echo of b's own close if b started closing, else a code its peer would
-// expect from its counterpart. 1006 is never sent: a client gets 1011
+// expect from its counterpart (without Config.MirrorDrops, or when the
+// proxy itself ends the connection). 1006 is never sent: a client gets 1011
 // (internal error; 1014 "bad gateway" would fit better, but gorilla and
 // other client libraries refuse to receive it) or 1013 (try again later)
 // for a slow upstream, an upstream gets 1001 (going away).

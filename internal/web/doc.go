@@ -24,7 +24,16 @@
 // template (reports.FindingHTML), so a finding looks the same on the live
 // page and in the report. "Download report" builds the report from a
 // snapshot of the proxy (proxy.Proxy.Snapshot) with the writers used on
-// exit; "Save HAR" converts the recording.
+// exit; "Save HAR" converts the recording. A finding repeated on later
+// frames of a connection (same rule, message type and member pointer) is
+// one line on the page pointing at the first, which is shown in full.
+//
+// With gate --replay (Config.Replays) the page also shows the replay diffs,
+// fetched from /replays. The gate calls Server.ReplaysChanged whenever the
+// diffs may have changed; notices within a quarter of a second make one
+// "replays" message on every page's stream (and one when a stream opens),
+// and the page fetches the diffs again, swapping only those that changed
+// and keeping what the user opened and the part in view.
 //
 // # Safety
 //

@@ -23,7 +23,11 @@ dist="$checkout/web/ws-console/dist/index.mjs"
 
 work=$(mktemp -d /tmp/myagent-clients.XXXXXX)
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
 
 # The page: index.html and the AgentWSClient class cut out of the bundle.
 cp "$here/index.html" "$here/drive.mjs" "$here/package.json" "$here/pyclient.py" "$work/"
@@ -46,5 +50,6 @@ if [[ -z $wsconform ]]; then
 	wsconform="$work/wsconform"
 fi
 export PAGE="http://127.0.0.1:$port/index.html" WORK="$work" PY="${PYTHON:-python3}"
+# shellcheck disable=SC2016 # expanded by the gate's sh, with WSCONFORM_URL set
 "$wsconform" gate --replay "$recording" --timeout 200s "$@" -- sh -c \
 	'cd "$WORK" && node drive.mjs "$PAGE" "$WSCONFORM_URL" >drive.log 2>&1 && "$PY" pyclient.py "$WSCONFORM_URL" >py.log 2>&1'

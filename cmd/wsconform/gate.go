@@ -183,11 +183,12 @@ func printGate(p *console.Printer, res gate.Result) {
 		for _, f := range s.Findings {
 			if !res.Report.Judged(f, false) {
 				server++
-				continue
 			}
-			p.Finding(f.Finding, s.ID)
 		}
 	}
+	// Each distinct problem once, with its count: the same warning on 18
+	// acks is one line of work for the client's developer, not 18.
+	printRootCauses(p, res.Report)
 	switch {
 	case res.Connections == 0:
 		p.Fail("✗ the client opened no WebSocket connection through the gate\n")
@@ -199,7 +200,11 @@ func printGate(p *console.Printer, res gate.Result) {
 		p.Printf(" (%d frames, %d connections, %d warnings)\n", frames, res.Connections, res.ClientWarnings)
 	}
 	if server > 0 {
-		p.Dim("  %d findings on server frames (from the injected faults) are not blamed on the client\n", server)
+		from := "the injected faults"
+		if len(res.Report.Replays) > 0 {
+			from = "the recorded server's own"
+		}
+		p.Dim("  %d findings on server frames (%s) are not blamed on the client\n", server, from)
 	}
 	printGateReplay(p, res)
 	p.Printf("\n")

@@ -79,7 +79,11 @@ func printRootCauses(p *console.Printer, rep *reports.Report) {
 		return
 	}
 	n := len(rep.RootCauses)
-	p.Bold("\n%d distinct %s in the server's frames\n", n, plural(n, "problem", "problems"))
+	side := "server's"
+	if rep.Kind == reports.KindGate {
+		side = "client's" // the gate judges the client
+	}
+	p.Bold("\n%d distinct %s in the %s frames\n", n, plural(n, "problem", "problems"), side)
 	const indent = "            "
 	for _, rc := range rep.RootCauses {
 		p.Printf("  ")

@@ -150,7 +150,13 @@ func startProxy(name, upstream string, opts Options) (*proxy.Proxy, string, func
 	// MirrorDrops: the reference's drop-after fault cuts its TCP connection,
 	// and a client talking to it directly would see exactly that (1006)
 	p, err := proxy.New(proxy.Config{Upstream: upstream, Dialect: name, Record: opts.Record,
-		Console: opts.Console, Quiet: !opts.Verbose, Color: opts.Color, Tool: opts.Tool, MirrorDrops: true, Live: opts.Live})
+		Console: opts.Console, Quiet: !opts.Verbose, Color: opts.Color, Tool: opts.Tool, MirrorDrops: true, Live: opts.Live,
+		// The console shows what the client is blamed for; the server's
+		// findings (faults injected, or a recorded server's own) are in
+		// the reports, counted in the summary.
+		ConsoleShows: func(f check.Finding) bool {
+			return reports.Judged(reports.KindGate, reports.Finding{Finding: f}, false)
+		}})
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("start proxy: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/reports"
 )
 
@@ -129,6 +130,13 @@ func minicodexClient(mode, url string) error {
 
 func runGate(t *testing.T, mode string, faults ...string) Result {
 	t.Helper()
+	res, _ := runGateOut(t, mode, faults...)
+	return res
+}
+
+// runGateOut is runGate with the gate's console and the client's output.
+func runGateOut(t *testing.T, mode string, faults ...string) (Result, string) {
+	t.Helper()
 	specs, err := fault.ParseAll(faults)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +150,31 @@ func runGate(t *testing.T, mode string, faults ...string) Result {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	t.Logf("%s", out.String())
-	return res
+	return res, out.String()
+}
+
+// TestGateConsoleClientOnly: the gate's console shows what the client is
+// blamed for; findings on the server's frames (here from an injected
+// duplicate) are in the report, not on the console.
+// Not parallel: t.Setenv hands the mode to the client process.
+func TestGateConsoleClientOnly(t *testing.T) {
+	res, out := runGateOut(t, "good", "duplicate=assistant_text")
+	server := 0
+	for _, s := range res.Report.Sessions {
+		for _, f := range s.Findings {
+			if f.Dir == wire.ServerToClient {
+				server++
+			}
+		}
+	}
+	if server == 0 {
+		t.Fatalf("the fault made no finding on a server frame: %s", rules(res.Report))
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, " · ") && strings.Contains(line, " ← ") && (strings.Contains(line, "error ") || strings.Contains(line, "warning ")) {
+			t.Errorf("the console shows a server-side finding: %s", line)
+		}
+	}
 }
 
 func rules(r *reports.Report) string {

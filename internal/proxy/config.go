@@ -139,6 +139,10 @@ type Config struct {
 	Console io.Writer
 	Quiet   bool
 	Color   string
+	// ConsoleShows, when set, picks the findings the console prints (all
+	// are kept for the report): the gate shows only the client's, since
+	// the server's are not blamed on it.
+	ConsoleShows func(check.Finding) bool
 
 	// Live, when set, is told every frame, finding and connection event
 	// as the validator handles them (the live web view); it must not block.

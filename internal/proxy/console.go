@@ -183,23 +183,22 @@ func (lc *liveConsole) note(ev event) {
 	lc.dim.Fprintf(lc.w, "%s\n", ev.text)
 }
 
-// finding prints a finding in full (the first few of a rule in a session)
-// or as one line.
-func (lc *liveConsole) finding(f check.Finding, session string, nth int) {
+// finding prints a finding in full, or, when it repeats a problem the
+// session already showed (same rule, side, message type and member), one
+// line that points at the first: the same warning on 18 acks is one
+// problem, read once.
+func (lc *liveConsole) finding(f check.Finding, session string, first int64, repeat bool) {
 	if lc.w == nil {
 		return
 	}
-	if nth <= maxPrintedPerRule {
+	if !repeat {
 		lc.pr.Finding(f, session)
-		if nth == maxPrintedPerRule {
-			lc.dim.Fprintf(lc.w, "            (further %s findings in session %s are shown one line each)\n", f.Rule, session)
-		}
 		return
 	}
 	lc.pr.Printf("  ")
 	lc.pr.Severity(f.Severity)
 	lc.pr.Bold(" %s", f.Rule)
-	lc.dim.Fprintf(lc.w, "  frame %d · %s · %s\n", f.Frame, f.Conn, oneLine(f.Message))
+	lc.dim.Fprintf(lc.w, "  frame %d · %s · same as frame %d\n", f.Frame, f.Conn, first)
 }
 
 func oneLine(s string) string {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/reports"
 )
@@ -27,9 +28,6 @@ const (
 	// oldest sessions' wire logs are dropped; their connections, findings
 	// and verdicts stay.
 	maxLoggedSessions = 1000
-	// maxPrintedPerRule is how many findings of one rule in one session
-	// the console prints in full; later ones get one line each.
-	maxPrintedPerRule = 5
 )
 
 // logFrame is a frame kept for the wire log; size is the payload's size
@@ -48,7 +46,11 @@ type sessionLog struct {
 	findings  []reports.Finding
 	worst     check.Severity
 	any       bool
-	printedBy map[string]int
+	// printed maps each distinct problem (rule, side, message type and
+	// member, as the reports' root causes group them) to the frame of its
+	// first finding in the session: the console prints that one in full,
+	// a repeat in one line that points back at it.
+	printed map[string]int64
 
 	head   []logFrame
 	tail   []logFrame // ring of the last wireTail frames
@@ -67,7 +69,7 @@ func (s *sessionLog) dropLog() {
 }
 
 func newSessionLog(id string) *sessionLog {
-	return &sessionLog{id: id, printedBy: map[string]int{}}
+	return &sessionLog{id: id, printed: map[string]int64{}}
 }
 
 func (s *sessionLog) addConn(cl *connLog) {
@@ -86,9 +88,13 @@ func (s *sessionLog) count(f check.Finding) {
 }
 
 // printed counts the findings of rule printed for this session so far.
-func (s *sessionLog) printed(rule string) int {
-	s.printedBy[rule]++
-	return s.printedBy[rule]
+func (s *sessionLog) repeatOf(f check.Finding) (first int64, repeat bool) {
+	k := f.Rule + "\x00" + string(f.Dir) + "\x00" + f.Type + "\x00" + dialect.GenericPointer(f.Pointer)
+	if first, ok := s.printed[k]; ok {
+		return first, true
+	}
+	s.printed[k] = f.Frame
+	return f.Frame, false
 }
 
 // log keeps a judged frame for the wire log if it is among the first,

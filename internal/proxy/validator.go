@@ -386,7 +386,10 @@ func (v *validator) addFinding(s *sessionLog, f validate.Finding) {
 	} else {
 		v.findingsDropped++
 	}
-	v.cons.finding(f.Finding, f.Session, s.printed(f.Rule))
+	if show := v.p.cfg.ConsoleShows; show == nil || show(f.Finding) {
+		first, repeat := s.repeatOf(f.Finding)
+		v.cons.finding(f.Finding, f.Session, first, repeat)
+	}
 }
 
 func (v *validator) addError(text string) {

@@ -198,7 +198,7 @@ func (lc *liveConsole) finding(f check.Finding, session string, first int64, rep
 	lc.pr.Printf("  ")
 	lc.pr.Severity(f.Severity)
 	lc.pr.Bold(" %s", f.Rule)
-	lc.dim.Fprintf(lc.w, "  frame %d · %s · same as frame %d\n", f.Frame, f.Conn, first)
+	lc.dim.Fprintf(lc.w, "  frame %d · %s · %s · same problem as frame %d\n", f.Frame, f.Conn, oneLine(f.Message), first)
 }
 
 func oneLine(s string) string {

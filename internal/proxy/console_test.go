@@ -39,8 +39,8 @@ func TestConsoleRepeats(t *testing.T) {
 			r := tp.Stop()
 			out := tp.console.String()
 			full := strings.Count(out, "→ hello\n")
-			line := strings.Count(out, "· same as frame ")
-			if full != tt.full || !strings.Contains(out, "same as frame 1\n") {
+			line := strings.Count(out, "· same problem as frame ")
+			if full != tt.full || !strings.Contains(out, `missing at /v · same problem as frame 1`) {
 				t.Errorf("%d findings on the client's hello in full, want %d; console:\n%s", full, tt.full, out)
 			}
 			serverSide := strings.Contains(out, "← hello")

@@ -52,6 +52,11 @@ type harConn struct {
 	// unjudged is the reason WriteHAR kept in the entry's _wsconform when
 	// the recorder relayed the connection without judging it.
 	unjudged string
+	// end and closeFrames are how the connection ended, as WriteHAR kept
+	// them in the entry's _wsconform (Chrome lists no close frames): a
+	// replay closes as the recorded client did instead of cutting.
+	end         *harEnd
+	closeFrames []harCloseFrame
 }
 
 type harMessage struct {
@@ -153,12 +158,15 @@ func (ix *harIndex) entryObject() error {
 			return ix.messages()
 		case "_wsconform":
 			var priv struct {
-				Unjudged string `json:"unjudged"`
+				Unjudged    string          `json:"unjudged"`
+				Close       *harEnd         `json:"close"`
+				CloseFrames []harCloseFrame `json:"closeFrames"`
 			}
 			if err := ix.value(&priv); err != nil {
 				return err
 			}
-			ix.cur.unjudged = priv.Unjudged
+			ix.cur.unjudged, ix.cur.end = priv.Unjudged, priv.Close
+			ix.cur.closeFrames = priv.CloseFrames[:min(len(priv.CloseFrames), maxCloseFrames)]
 		default:
 			return ix.skip()
 		}

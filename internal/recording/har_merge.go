@@ -9,6 +9,9 @@ import (
 	"io"
 	"math"
 	"sort"
+	"time"
+
+	"github.com/wsconform/wsconform/internal/wire"
 )
 
 // mergeHAR is the frame pass: it reads the indexed connections' messages
@@ -170,7 +173,28 @@ func (k *harCursor) end(line func(Line) error, problem func(Problem)) error {
 	if !math.IsInf(k.t, 0) {
 		end.Time = unixTime(k.t)
 	}
+	for _, cf := range k.c.closeFrames {
+		if cf.Dir != wire.ClientToServer && cf.Dir != wire.ServerToClient {
+			continue
+		}
+		reason := cf.Reason
+		f := Line{Kind: KindFrame, Conn: k.id, URL: k.c.url, Dir: cf.Dir, Opcode: int(wire.OpClose), Code: cf.Code, Text: &reason, Time: harEndTime(cf.Time, end.Time)}
+		if err := line(f); err != nil {
+			return err
+		}
+	}
+	if e := k.c.end; e != nil {
+		end.Code, end.Reason, end.By, end.Time = e.Code, e.Reason, e.By, harEndTime(e.Time, end.Time)
+	}
 	return line(end)
+}
+
+// harEndTime reads a time WriteHAR kept (ISO 8601), or falls back to def.
+func harEndTime(s string, def time.Time) time.Time {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil && !t.Before(def) {
+		return t
+	}
+	return def
 }
 
 // cursorHeap orders cursors by the time of their next message, then by

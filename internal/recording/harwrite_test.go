@@ -181,7 +181,8 @@ func TestWriteHARMessages(t *testing.T) {
 
 // TestWriteHARReadBack: the HAR reader reads the export back: the same
 // data frames, payloads byte for byte (binary included), in the order of
-// the recording, and the dropped connection closed by the network.
+// the recording, the client's close frame and ending, and the dropped
+// connection closed by the network.
 func TestWriteHARReadBack(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
@@ -209,7 +210,8 @@ func TestWriteHARReadBack(t *testing.T) {
 		`h1 c2s 1 "{\"type\":\"hello\",\"v\":\"1.0.0\",\"note\":\"<b>&\"}"`,
 		`h1 s2c 2 "\x00\x01\x02\xff"`,
 		`h1 s2c 1 "{\"type\":\"\xff\"}"`, // JSON strings hold no invalid UTF-8: the reader takes the bytes from _wsconformBase64
-		`h1 close `,                      // the HAR reader closes a connection after its last message
+		`h1 c2s 8 "bye"`,                 // the client's close frame, kept in the entry's _wsconform
+		`h1 close client`,                // and how the connection ended: as recorded, not a cut
 		`h2 c2s 1 "{\"type\":\"resume\"}"`,
 		`h3 s2c 1 "{\"kind\":\"notify\"}"`,
 		`h3 close `,

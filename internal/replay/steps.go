@@ -111,6 +111,11 @@ func newScript(p *Plan, corr *correlator, timed map[string]bool) *script {
 				st.kind = stepClose
 			case recording.ByServer:
 				st.kind = stepAwait
+			case "":
+				// The file does not say (a HAR from a browser's DevTools,
+				// which lists no close frames): end it as a client that is
+				// done, not as a network failure.
+				st.kind = stepFinish
 			default:
 				st.kind = stepCut
 				cuts = append(cuts, st)

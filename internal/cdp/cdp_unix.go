@@ -20,16 +20,21 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// Browser is one Chromium with one page. Its methods fail the test they
-// were started with (or the one given to Use) on any error.
+// Browser is one Chromium with one page. Its methods fail the test or
+// benchmark they were started with (or the one given to Use) on any error.
 type Browser struct {
 	// Timeout bounds WaitFor (20 s when zero).
 	Timeout time.Duration
 	// Diag is a JavaScript expression whose value WaitFor shows when it
 	// gives up (the page's own account of its state).
 	Diag string
+	// CallTimeout bounds each command (30 s when zero). A command waits
+	// for the page's main thread, so a benchmark that drives a page into
+	// long tasks on purpose gives it longer, to measure them rather than
+	// fail.
+	CallTimeout time.Duration
 
-	t       *testing.T
+	t       testing.TB
 	cmd     *exec.Cmd
 	ws      *websocket.Conn
 	session string // the page's flattened CDP session
@@ -56,7 +61,7 @@ type Options struct {
 // chromiumBin finds Chromium: WSCONFORM_CHROMIUM, /usr/bin/chromium or
 // one on PATH. Without it the test fails (CI installs it), unless
 // WSCONFORM_SKIP_BROWSER is set.
-func chromiumBin(t *testing.T) string {
+func chromiumBin(t testing.TB) string {
 	t.Helper()
 	names := []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
 	if env := os.Getenv("WSCONFORM_CHROMIUM"); env != "" {
@@ -78,8 +83,9 @@ func chromiumBin(t *testing.T) string {
 var devtoolsRe = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 
 // Start starts a headless Chromium with a fresh profile and opens one
-// blank page; the browser ends with the test.
-func Start(t *testing.T, o Options) *Browser {
+// blank page; the browser ends with the test. It takes a testing.TB so
+// that benchmarks can measure with a real page open (internal/web).
+func Start(t testing.TB, o Options) *Browser {
 	t.Helper()
 	if o.Window == "" {
 		o.Window = "1000,800"
@@ -195,7 +201,11 @@ func (c *Browser) call(session, method string, params any, out any) {
 		msg["sessionId"] = session
 	}
 	err := c.ws.WriteJSON(msg)
+	wait := c.CallTimeout
 	c.mu.Unlock()
+	if wait == 0 {
+		wait = 30 * time.Second
+	}
 	if err != nil {
 		c.t.Fatalf("%s: %v", method, err)
 	}
@@ -211,8 +221,8 @@ func (c *Browser) call(session, method string, params any, out any) {
 				c.t.Fatalf("%s: %v in %s", method, err, r.Result)
 			}
 		}
-	case <-time.After(30 * time.Second):
-		c.t.Fatalf("%s: no answer from chromium within 30s", method)
+	case <-time.After(wait):
+		c.t.Fatalf("%s: no answer from chromium within %v", method, wait)
 	}
 }
 
@@ -258,9 +268,9 @@ func (c *Browser) EvalErr(expr string) (json.RawMessage, string) {
 	return r.Result.Value, ""
 }
 
-// Use makes the browser report failures to t (a subtest) and gives the
-// previous test back when the subtest ends.
-func (c *Browser) Use(t *testing.T) {
+// Use makes the browser report failures to t (a subtest or
+// sub-benchmark) and gives the previous one back when it ends.
+func (c *Browser) Use(t testing.TB) {
 	prev := c.t
 	c.t = t
 	t.Cleanup(func() { c.t = prev })
@@ -324,8 +334,29 @@ func (c *Browser) Screenshot(name string) string {
 	return path
 }
 
+// Freeze stops the browser and its helper processes (SIGSTOP to its
+// process group) until Thaw. A benchmark that measures setups in
+// interleaved rounds freezes the page during the other setups' rounds, so
+// that the browser's CPU weighs on its own rounds only: a page that is
+// still busy would otherwise slow every setup alike and hide its cost.
+func (c *Browser) Freeze() {
+	c.t.Helper()
+	if err := syscall.Kill(-c.cmd.Process.Pid, syscall.SIGSTOP); err != nil {
+		c.t.Fatalf("freeze chromium: %v", err)
+	}
+}
+
+// Thaw resumes a browser stopped by Freeze.
+func (c *Browser) Thaw() {
+	c.t.Helper()
+	if err := syscall.Kill(-c.cmd.Process.Pid, syscall.SIGCONT); err != nil {
+		c.t.Fatalf("thaw chromium: %v", err)
+	}
+}
+
 // close ends the browser and every helper process it started.
 func (c *Browser) close() {
+	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGCONT) // frozen, it could not close
 	if c.ws != nil {
 		c.mu.Lock()
 		_ = c.ws.WriteJSON(map[string]any{"id": 1 << 30, "method": "Browser.close"})

@@ -3,7 +3,8 @@
 // its state, reload it mid-session, scroll it, take screenshots. (The
 // report tests in reports/ run Chromium one-shot with --dump-dom and
 // --screenshot, which cannot.) CDP speaks JSON over a WebSocket; gorilla
-// is the client.
+// is the client. Start takes a testing.TB: benchmarks use it too, to
+// measure the proxy with a real page open rather than a stand-in.
 //
 // Start fails the test when no Chromium is found (CI installs Debian's
 // chromium), unless WSCONFORM_SKIP_BROWSER is set; WSCONFORM_CHROMIUM

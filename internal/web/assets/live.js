@@ -22,6 +22,7 @@
   var types = {};
   var queue = [], scheduled = false;
   var following = true, newFrames = 0, removed = 0, dropped = 0, frameRows = 0;
+  var lastTop = 0; // the list's scrollTop as we last left it (see the scroll listener)
   var seqLabel = 'seq';
   var filters = { session: '', dir: '', type: '', sev: '', q: '' };
   var SEV = { info: 0, warning: 1, error: 2 };
@@ -380,7 +381,7 @@
 
   // ---- following
   function atBottom() { return list.scrollHeight - list.scrollTop - list.clientHeight < 8; }
-  function toBottom() { list.scrollTop = list.scrollHeight; }
+  function toBottom() { list.scrollTop = list.scrollHeight; lastTop = list.scrollTop; }
   function selecting() {
     var s = window.getSelection && window.getSelection();
     return !!(s && !s.isCollapsed && s.anchorNode && list.contains(s.anchorNode));
@@ -390,8 +391,14 @@
     pill.hidden = following || newFrames === 0;
     pill.textContent = newFrames + (newFrames === 1 ? ' new frame ↓' : ' new frames ↓');
   }
+  // Following stops when the user goes up, not when the list merely stops
+  // being at the bottom: the header growing (a notice) or rows trimmed
+  // above also move the bottom, and must not end the follow.
   list.addEventListener('scroll', function () {
-    following = atBottom();
+    var top = list.scrollTop;
+    if (atBottom()) following = true;
+    else if (top < lastTop - 2) following = false;
+    lastTop = top;
     if (following) newFrames = 0;
     paintPill();
   }, { passive: true });
@@ -489,18 +496,25 @@
     var limit = following ? WINDOW : 2 * WINDOW;
     if (frameRows <= limit) return;
     var before = list.scrollHeight, top = list.scrollTop;
+    // The selection is read once: asking it again after each removal
+    // makes Chromium lay out the whole list every time (a 2,000-row
+    // window trimmed 300 rows in 1 s instead of 12 ms).
     var sel = window.getSelection && window.getSelection();
+    var range = sel && sel.rangeCount && !sel.isCollapsed ? sel.getRangeAt(0) : null;
     var r = list.firstElementChild;
     while (r && frameRows > WINDOW) {
       var next = r.nextElementSibling;
-      var keep = r.classList.contains('open') || (sel && !sel.isCollapsed && sel.containsNode && sel.containsNode(r, true));
+      var keep = r.classList.contains('open') || (range && range.intersectsNode(r));
       if (!keep) {
         if (r._f) { frameRows--; removed++; rows.delete(r._i); }
         r.remove();
       }
       r = next;
     }
-    if (!following) list.scrollTop = top - (before - list.scrollHeight);
+    if (!following) {
+      list.scrollTop = top - (before - list.scrollHeight);
+      lastTop = list.scrollTop;
+    }
   }
   function paintRemoved() {
     var e = $('lv-removed');

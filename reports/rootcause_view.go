@@ -17,6 +17,14 @@ func rootKeyOf(f Finding) rootKey {
 	return groupKey(f.Rule, f.Type, dialect.GenericPointer(f.Pointer), f.Dir)
 }
 
+// ProblemKey names the root cause a finding belongs to, for a caller that
+// groups findings as the report does (the proxy's live console prints a
+// problem in full once, its repeats in one line).
+func ProblemKey(f check.Finding) string {
+	k := rootKeyOf(Finding{Finding: f})
+	return k.rule + "\x00" + string(k.dir) + "\x00" + k.typ + "\x00" + k.ptr
+}
+
 // key is the key of a root cause (its pointer is generic already).
 func (rc RootCause) key() rootKey { return groupKey(rc.Rule, rc.Type, rc.Pointer, rc.Dir) }
 

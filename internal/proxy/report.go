@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/wsconform/wsconform/internal/check"
-	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/reports"
 )
@@ -46,8 +45,8 @@ type sessionLog struct {
 	findings  []reports.Finding
 	worst     check.Severity
 	any       bool
-	// printed maps each distinct problem (rule, side, message type and
-	// member, as the reports' root causes group them) to the frame of its
+	// printed maps each distinct problem (reports.ProblemKey: grouped as
+	// the reports' root causes are) to the frame of its
 	// first finding in the session: the console prints that one in full,
 	// a repeat in one line that points back at it.
 	printed map[string]int64
@@ -87,9 +86,10 @@ func (s *sessionLog) count(f check.Finding) {
 	}
 }
 
-// printed counts the findings of rule printed for this session so far.
+// repeatOf reports whether the session's console already showed f's
+// problem (reports.ProblemKey), and the frame where it first did.
 func (s *sessionLog) repeatOf(f check.Finding) (first int64, repeat bool) {
-	k := f.Rule + "\x00" + string(f.Dir) + "\x00" + f.Type + "\x00" + dialect.GenericPointer(f.Pointer)
+	k := reports.ProblemKey(f)
 	if first, ok := s.printed[k]; ok {
 		return first, true
 	}

@@ -157,11 +157,7 @@ func (ix *harIndex) entryObject() error {
 		case "_webSocketMessages":
 			return ix.messages()
 		case "_wsconform":
-			var priv struct {
-				Unjudged    string          `json:"unjudged"`
-				Close       *harEnd         `json:"close"`
-				CloseFrames []harCloseFrame `json:"closeFrames"`
-			}
+			var priv harEntryPrivate // as WriteHAR wrote it
 			if err := ix.value(&priv); err != nil {
 				return err
 			}

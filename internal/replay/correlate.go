@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,8 +28,7 @@ type correlator struct {
 }
 
 // keySep separates a key's type from its correlation pairs, and the
-// pairs from each other; it cannot occur in a JSON string's text here
-// without being escaped in the type, so keys never collide.
+// pairs from each other: a NUL, which no real message type or id holds.
 const keySep = "\x00"
 
 // newCorrelator collects the id values the recorded clients minted: the
@@ -87,7 +87,7 @@ func (c *correlator) classify(f wire.Frame) (typ, key string) {
 		return typ, typ
 	}
 	sort.Strings(pairs)
-	pairs = dedupe(pairs)
+	pairs = slices.Compact(pairs)
 	return typ, typ + keySep + strings.Join(pairs, keySep)
 }
 
@@ -110,17 +110,6 @@ func (c *correlator) idValues(doc any, fn func(name, value string)) {
 			c.idValues(e, fn)
 		}
 	}
-}
-
-// dedupe drops repeats from a sorted slice.
-func dedupe(s []string) []string {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // describeKey renders a key for a note: `ack (req_id r5)`.

@@ -38,6 +38,7 @@ type Browser struct {
 	cmd     *exec.Cmd
 	ws      *websocket.Conn
 	session string // the page's flattened CDP session
+	metrics bool   // Performance.enable was sent
 
 	mu      sync.Mutex
 	nextID  int
@@ -332,6 +333,31 @@ func (c *Browser) Screenshot(name string) string {
 	}
 	c.t.Logf("screenshot: %s", path)
 	return path
+}
+
+// Metrics returns the page's performance counters (Performance.getMetrics:
+// TaskDuration, ScriptDuration, LayoutDuration, RecalcStyleDuration, in
+// seconds since the page started, and counts such as Nodes). A benchmark
+// reads them before and after a load to say where the page's main thread
+// spent its time. The first call starts the counting.
+func (c *Browser) Metrics() map[string]float64 {
+	c.t.Helper()
+	if !c.metrics {
+		c.call(c.session, "Performance.enable", nil, nil)
+		c.metrics = true
+	}
+	var r struct {
+		Metrics []struct {
+			Name  string  `json:"name"`
+			Value float64 `json:"value"`
+		} `json:"metrics"`
+	}
+	c.call(c.session, "Performance.getMetrics", nil, &r)
+	m := make(map[string]float64, len(r.Metrics))
+	for _, x := range r.Metrics {
+		m[x.Name] = x.Value
+	}
+	return m
 }
 
 // Freeze stops the browser and its helper processes (SIGSTOP to its

@@ -115,9 +115,11 @@ const (
 // page has caught up with it (or given up on). It records the interval
 // between animation frames (what a user feels: a long batch delays the
 // next frame), long tasks (>50 ms, as the browser reports them) and the
-// flood's frame rows the page draws (live-f* rows newer than the last one
-// before the flood, appended to the list, whether or not trimmed off the
-// window later). It only observes: the page's own code is unchanged.
+// flood's frame rows the page puts in the document (live-f* rows newer
+// than the last one before the flood: the list draws only the rows in
+// view, so this is far fewer than the frames it takes in, which
+// wsLive.state().taken counts). It only observes: the page's own code is
+// unchanged.
 const pageMeter = `(() => {
   const m = window.__meter = {iv: [], last: 0, run: true, lt: 0, ltMax: 0, drawn: 0, from: lastIndex()};
   if (PerformanceObserver.supportedEntryTypes.includes("longtask")) {
@@ -131,8 +133,8 @@ const pageMeter = `(() => {
   return {state: wsLive.state(), last: m.from, visible: document.visibilityState};
 })()`
 
-// lastIndexJS is the frame index of the newest row on the page (0 when
-// none): frame indexes count every frame of the proxy, so the flood's
+// lastIndexJS is the frame index of the newest row drawn on the page, what
+// a following user sees at the bottom (0 when none): frame indexes count every frame of the proxy, so the flood's
 // last frame is the one before it plus twice the sends.
 const lastIndexJS = `function lastIndex() {
   for (let r = document.getElementById("lv-list").lastElementChild; r; r = r.previousElementSibling)
@@ -154,8 +156,8 @@ type meterResult struct {
 // the page following in Chromium, and reports the page's frame intervals
 // (p50, p99, max) and long tasks from the flood's start until the page
 // shows its last frame (or catchUpFor after the flood), how long that
-// took, and what became of the flood's frames on the page: drawn as rows,
-// dropped by the proxy for the page (its rate cap or the ring: the page
+// took, and what became of the flood's frames on the page: taken in (held
+// in its window, drawn when in view), dropped by the proxy for the page (its rate cap or the ring: the page
 // counts them), skipped by the page (older than its window within one
 // batch, or compacted from its queue), or still not shown (behind). It
 // runs the flood once whatever b.N is: its figures are the page's, not
@@ -189,6 +191,7 @@ func benchFloodChromium(b *testing.B) {
 		b.Fatalf("the page is not visible and following (no animation frames to measure): %+v", before)
 	}
 
+	m0 := br.Metrics()
 	b.ResetTimer()
 	sends := floodRate / 2 * int(floodFor/time.Second)
 	answered := make(chan error, 1)
@@ -234,6 +237,7 @@ func benchFloodChromium(b *testing.B) {
 		}
 	}
 	catchUp := time.Since(start) - elapsed
+	reportMainThread(b, m0, br.Metrics(), time.Since(start))
 	var m meterResult
 	if err := json.Unmarshal(br.Eval(`(() => { const m = __meter; m.run = false; m.po && m.po.disconnect(); m.mo.disconnect();
 	  return {iv: m.iv, lt: m.lt, ltMax: m.ltMax, drawn: m.drawn, last: lastIndex(), state: wsLive.state()}; })()`), &m); err != nil {
@@ -246,6 +250,7 @@ func benchFloodChromium(b *testing.B) {
 
 	frames := 2 * sends
 	dropped := m.State.Dropped - before.State.Dropped
+	taken := m.State.Taken - before.State.Taken
 	behind := max(0, before.Last+frames-m.Last) // read with the rest: the page may have drawn more since the poll
 	iv := slices.Clone(m.Intervals)
 	slices.Sort(iv)
@@ -261,16 +266,17 @@ func benchFloodChromium(b *testing.B) {
 	b.ReportMetric(1000*float64(len(iv))/sum, "page-fps")
 	b.ReportMetric(float64(m.LongTasks), "longtasks")
 	b.ReportMetric(m.LongMax, "longtask-max-ms")
-	b.ReportMetric(float64(m.Drawn), "drawn")
+	b.ReportMetric(float64(taken), "taken")
+	b.ReportMetric(float64(m.Drawn), "rows-drawn")
 	b.ReportMetric(float64(dropped), "proxy-dropped")
-	b.ReportMetric(float64(frames-behind-m.Drawn-dropped), "page-skipped")
+	b.ReportMetric(float64(frames-behind-taken-dropped), "page-skipped")
 	b.ReportMetric(float64(behind), "behind")
 	following := 0.0
 	if m.State.Following {
 		following = 1
 	}
 	b.ReportMetric(following, "following")
-	b.ReportMetric(100*float64(m.Drawn)/float64(frames), "drawn-%")
+	b.ReportMetric(100*float64(taken)/float64(frames), "taken-%")
 	if caughtUp {
 		b.ReportMetric(catchUp.Seconds(), "catch-up-s")
 	} else {
@@ -279,6 +285,18 @@ func benchFloodChromium(b *testing.B) {
 	}
 	if m.State.Findings > 0 {
 		b.Logf("the flood made %d findings on the page (rendered too)", m.State.Findings)
+	}
+}
+
+// reportMainThread reports where the page's main thread spent its time
+// between two readings of its metrics, as a share of wall time d: all of
+// its tasks, and within them script, style and layout.
+func reportMainThread(b *testing.B, m0, m1 map[string]float64, d time.Duration) {
+	for _, k := range []struct{ metric, unit string }{
+		{"TaskDuration", "page-busy-%"}, {"ScriptDuration", "page-script-%"},
+		{"RecalcStyleDuration", "page-style-%"}, {"LayoutDuration", "page-layout-%"},
+	} {
+		b.ReportMetric(100*(m1[k.metric]-m0[k.metric])/d.Seconds(), k.unit)
 	}
 }
 

@@ -90,22 +90,24 @@ func TestBrowserRepeatedFindings(t *testing.T) {
 		c.turn("/stream 2")
 	}
 	c.close() // the validator judges a connection's frames before its close
-	b.WaitFor("the connection closed", `Array.from(document.querySelectorAll(".lv-r.lv-ev .y")).some(e => e.textContent.startsWith("closed"))`)
+	b.WaitFor("the connection closed", `wsLive.rows().some(r => r.ev && r.y.startsWith("closed"))`)
 	var got struct {
 		Full, Repeats, BadLinks, Flagged int
 		First                            string
 	}
 	if err := json.Unmarshal(b.Eval(`(() => {
-	  const full = Array.from(document.querySelectorAll(".lv-r > .lv-fx > .finding")).filter(f => f.querySelector("code.rule").textContent === "schema.violation");
-	  const reps = Array.from(document.querySelectorAll(".lv-r > .lv-fx > .lv-rep"));
-	  const first = full.length ? full[0].closest(".lv-r") : null;
-	  const bad = reps.filter(r => {
+	  const rows = wsLive.rows();
+	  const full = rows.filter(r => r.fx.some(x => x.rule === "schema.violation" && !x.first));
+	  const reps = rows.flatMap(r => r.fx.filter(x => x.first));
+	  const first = full.length ? full[0].id : "";
+	  const bad = reps.filter(x => x.first !== first || x.rule !== "schema.violation");
+	  // The drawn repeat lines link to the first as the model says.
+	  const links = Array.from(document.querySelectorAll(".lv-r > .lv-fx > .lv-rep")).filter(r => {
 	    const a = r.querySelector("summary a.lv-first");
-	    return !a || !first || a.getAttribute("href") !== "#" + first.id || a.textContent !== "frame #" + first.id.slice(6) ||
-	      r.querySelector("code.rule").textContent !== "schema.violation" || r.querySelector(".finding");
+	    return !a || a.getAttribute("href") !== "#" + first || a.textContent !== "frame #" + first.slice(6) || r.querySelector(".finding");
 	  });
-	  return {Full: full.length, Repeats: reps.length, BadLinks: bad.length, First: first ? first.id : "",
-	    Flagged: document.querySelectorAll(".lv-r.sev-2").length};
+	  return {Full: full.length, Repeats: reps.length, BadLinks: bad.length + links.length, First: first,
+	    Flagged: rows.filter(r => r.sev === 2).length};
 	})()`), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -121,10 +123,10 @@ func TestBrowserRepeatedFindings(t *testing.T) {
 
 	// Filters find the frames with repeats as they find the first.
 	b.Eval(`{ const f = document.getElementById("f-sev"); f.value = "error"; f.dispatchEvent(new Event("change")); } true`)
-	b.WaitFor("the error filter", `document.querySelectorAll(".lv-r:not([hidden])").length === `+jsInt(got.Flagged))
+	b.WaitFor("the error filter", `wsLive.state().shown === `+jsInt(got.Flagged)+` && wsLive.rows().every(r => r.sev === 2)`)
 	b.Eval(`{ const f = document.getElementById("f-sev"); f.value = ""; f.dispatchEvent(new Event("change"));
 	  const q = document.getElementById("f-q"); q.value = "schema.violation"; q.dispatchEvent(new Event("input")); } true`)
-	b.WaitFor("the text filter", `document.querySelectorAll(".lv-r:not([hidden])").length === `+jsInt(got.Flagged))
+	b.WaitFor("the text filter", `wsLive.state().shown === `+jsInt(got.Flagged)+` && wsLive.rows().every(r => r.sev === 2)`)
 	b.Screenshot("web-repeated-findings.png")
 }
 

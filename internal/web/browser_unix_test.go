@@ -5,10 +5,12 @@ package web
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/wsconform/wsconform/internal/cdp"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/wsconform/wsconform/internal/cdp"
 )
 
 // pageState is window.wsLive.state() of the page.
@@ -16,6 +18,10 @@ type pageState struct {
 	Rows      int    `json:"rows"`
 	Frames    int    `json:"frames"`
 	Shown     int    `json:"shown"`
+	Drawn     int    `json:"drawn"`
+	Repeats   int    `json:"repeats"`
+	Taken     int    `json:"taken"`
+	Last      int    `json:"last"`
 	Findings  int    `json:"findings"`
 	Following bool   `json:"following"`
 	NewFrames int    `json:"newFrames"`
@@ -52,16 +58,20 @@ func TestBrowserLiveView(t *testing.T) {
 		c.turn(fmt.Sprintf("/stream 8 turn %d", i))
 	}
 	b.WaitFor("frames and findings", `wsLive.state().frames >= 40 && wsLive.state().findings >= 1`)
-	b.WaitFor("the finding's rule on the page", `!!document.querySelector(".lv-r.sev-2 .finding code.rule") && document.querySelector(".lv-r.sev-2 .finding code.rule").textContent === "schema.violation"`)
+	b.WaitFor("the finding in the page's rows", `wsLive.rows().some(r => r.sev === 2 && r.fx.some(x => x.rule === "schema.violation" && !x.first))`)
 	b.WaitFor("following at the bottom", `wsLive.state().following`)
-	if st := stateOf(t, b); st.Pill {
-		t.Errorf("pill shown while following: %+v", st)
+	b.WaitFor("the finding's rule in view", `Array.from(document.querySelectorAll(".lv-r.sev-2 code.rule")).some(e => e.textContent === "schema.violation")`)
+	if st := stateOf(t, b); st.Pill || st.Drawn >= st.Rows {
+		t.Errorf("pill shown while following, or every row drawn: %+v", st)
 	}
 
-	// Open a payload, then scroll up: following pauses.
-	b.Eval(`document.querySelector(".lv-r.s2c .lv-l").click(); true`)
+	// Scroll up: following pauses. Open a payload there: it stays open
+	// while new frames come, and the view stays where the user is.
 	b.Eval(`var l = document.getElementById("lv-list"); l.scrollTop = 0; l.dispatchEvent(new Event("scroll")); true`)
 	b.WaitFor("following paused", `!wsLive.state().following`)
+	b.WaitFor("the top drawn", `!!document.querySelector(".lv-r.s2c .lv-l") && document.querySelector(".lv-r.s2c").getBoundingClientRect().top < 400`)
+	b.Eval(`document.querySelector(".lv-r.s2c .lv-l").click(); true`)
+	opened := jsString(strings.Trim(string(b.Eval(`document.querySelector(".lv-r.s2c.open").id`)), `"`))
 	c.turn("/stream 5 while paused")
 	b.WaitFor("the new frames pill", `wsLive.state().pill && wsLive.state().newFrames > 0 && /new frames? ↓/.test(document.getElementById("lv-pill").textContent)`)
 	if st := stateOf(t, b); st.Following {
@@ -70,32 +80,38 @@ func TestBrowserLiveView(t *testing.T) {
 	var stillOpen bool
 	_ = json.Unmarshal(b.Eval(`document.querySelectorAll(".lv-r.open .jt, .lv-r.open .lv-raw").length > 0 && document.getElementById("lv-list").scrollTop < 50`), &stillOpen)
 	if !stillOpen {
-		t.Error("the opened payload or the scroll position did not survive the update")
+		t.Errorf("the opened payload or the scroll position did not survive the update: %s",
+			b.Eval(`({open: document.querySelectorAll(".lv-r.open").length, tree: document.querySelectorAll(".lv-r.open .jt, .lv-r.open .lv-raw").length, top: document.getElementById("lv-list").scrollTop, rows: wsLive.rows().filter(r => r.open)})`))
 	}
 	b.Screenshot("web-view-paused.png")
 	b.Eval(`document.getElementById("lv-pill").click(); true`)
 	b.WaitFor("following again", `wsLive.state().following && !wsLive.state().pill`)
+	b.WaitFor("the opened row out of view", `!document.getElementById(`+opened+`)?.isConnected`)
 
 	// Back to the bottom for the picture: a finding in view.
 	c.turn("/stream 3 last")
-	b.WaitFor("the last turn", `Array.from(document.querySelectorAll(".lv-r.s2c .p")).some(e => e.textContent.includes('"text":"last"')) && document.querySelector(".lv-r:last-child .y").textContent === "turn_done"`)
+	b.WaitFor("the last turn", `Array.from(document.querySelectorAll(".lv-r.s2c .p")).some(e => e.textContent.includes('"text":"last"')) && wsLive.rows().at(-1).y === "turn_done"`)
 	shot := b.Screenshot("web-view.png")
 	if dir := os.Getenv("WSCONFORM_WEB_SCREENSHOT"); dir != "" {
 		data, _ := os.ReadFile(shot)
 		_ = os.WriteFile(filepath.Join(dir, "web-view.png"), data, 0o644)
 	}
+	// The opened payload, scrolled back to, is still open.
+	b.Eval(`var l = document.getElementById("lv-list"); l.scrollTop = 0; l.dispatchEvent(new Event("scroll")); true`)
+	b.WaitFor("the opened row drawn open again", `document.getElementById(`+opened+`)?.isConnected && document.getElementById(`+opened+`).classList.contains("open") && !!document.querySelector("#"+`+opened+`+" .jt")`)
 
 	// A filter in the URL: only client-to-server frames of type send.
 	b.Navigate(s.webURL + "?dir=c2s&type=send")
 	b.WaitFor("the filtered page", `window.wsLive && wsLive.state().stream === "live" && wsLive.state().frames > 0`)
 	var check struct {
-		Shown, Bad int
-		Dir, Type  string
+		Shown, Drawn, Bad int
+		Dir, Type         string
 	}
-	_ = json.Unmarshal(b.Eval(`(() => { const rows = Array.from(document.querySelectorAll(".lv-r:not([hidden])"));
-	  return {Shown: rows.length, Bad: rows.filter(r => !r.classList.contains("c2s") || r.querySelector(".y").textContent !== "send").length,
+	_ = json.Unmarshal(b.Eval(`(() => { const rows = wsLive.rows(), drawn = Array.from(document.querySelectorAll(".lv-r"));
+	  return {Shown: rows.length, Drawn: drawn.length, Bad: rows.filter(r => r.d !== "c2s" || r.y !== "send").length +
+	      drawn.filter(r => !r.classList.contains("c2s") || r.querySelector(".y").textContent !== "send").length,
 	    Dir: document.getElementById("f-dir").value, Type: document.getElementById("f-type").value}; })()`), &check)
-	if check.Shown == 0 || check.Bad != 0 || check.Dir != "c2s" || check.Type != "send" {
+	if check.Shown == 0 || check.Drawn == 0 || check.Bad != 0 || check.Dir != "c2s" || check.Type != "send" {
 		t.Errorf("filter from the URL: %+v", check)
 	}
 	c.close()

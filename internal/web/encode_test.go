@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/proxy"
@@ -14,8 +15,9 @@ import (
 )
 
 // FuzzEncode: whatever a frame carries (any bytes, cut anywhere, any
-// opcode) and whatever a finding says, an event is one SSE message with
-// one data line of valid JSON, and a text payload keeps its text.
+// opcode) and whatever a finding says, a batch is one SSE message with the
+// id of its last event and one data line, a JSON array of the events and
+// the stats; a text payload keeps its text.
 func FuzzEncode(f *testing.F) {
 	f.Add([]byte(`{"type":"hello","apiKey":"sk-123456789"}`), 1, 0, "rule", "msg\nline")
 	f.Add([]byte("caf\xc3\xa9 \xe2\x82"), 1, 2, "", "")
@@ -24,28 +26,33 @@ func FuzzEncode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, payload []byte, op int, extra int, rule, msg string) {
 		e := &encoder{}
 		var out bytes.Buffer
-		it := item{id: 7, ev: proxy.LiveEvent{Kind: proxy.LiveFrame, Time: time.Unix(1, 0), Conn: "c1", Dir: wire.ServerToClient,
-			Op: wire.Opcode(op), Payload: payload, Size: len(payload) + max(0, extra)}}
-		if err := e.event(&out, &it); err != nil {
+		items := []item{
+			{id: 7, ev: proxy.LiveEvent{Kind: proxy.LiveFrame, Time: time.Unix(1, 0), Conn: "c1", Dir: wire.ServerToClient,
+				Op: wire.Opcode(op), Payload: payload, Size: len(payload) + max(0, extra)}},
+			{id: 8, ev: proxy.LiveEvent{Kind: proxy.LiveFinding}, finding: reports.Finding{Finding: check.Finding{Rule: rule, Message: msg, Frame: 1}}},
+		}
+		if err := e.batch(&out, items, &streamStats{K: "stats", Dropped: 3}); err != nil {
 			t.Fatal(err)
 		}
-		fi := item{id: 8, ev: proxy.LiveEvent{Kind: proxy.LiveFinding}, finding: reports.Finding{Finding: check.Finding{Rule: rule, Message: msg, Frame: 1}}}
-		if err := e.event(&out, &fi); err != nil {
-			t.Fatal(err)
+		msg0, rest, ok := strings.Cut(out.String(), "\n\n")
+		if !ok || rest != "" {
+			t.Fatalf("not one message: %q", out.String())
 		}
-		msgs := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
-		if len(msgs) != 2 {
-			t.Fatalf("%d messages in %q", len(msgs), out.String())
+		lines := strings.Split(msg0, "\n")
+		if len(lines) != 2 || lines[0] != "id: 8" || !strings.HasPrefix(lines[1], "data: ") {
+			t.Fatalf("message %q", msg0)
 		}
-		for _, m := range msgs {
-			lines := strings.Split(m, "\n")
-			if len(lines) != 2 || !strings.HasPrefix(lines[0], "id: ") || !strings.HasPrefix(lines[1], "data: ") {
-				t.Fatalf("message %q", m)
-			}
-			var pe pageEvent
-			if err := json.Unmarshal([]byte(lines[1][6:]), &pe); err != nil {
-				t.Fatalf("data %q: %v", lines[1], err)
-			}
+		var evs []pageEvent
+		if err := json.Unmarshal([]byte(lines[1][6:]), &evs); err != nil {
+			t.Fatalf("data %q: %v", lines[1], err)
+		}
+		if len(evs) != 3 || evs[0].K != "f" || evs[1].K != "x" || evs[2].K != "stats" {
+			t.Fatalf("events %+v", evs)
+		}
+		// Text with no JSON string in it has nothing to redact.
+		if wire.Opcode(op) == wire.OpText && utf8.Valid(payload) && extra <= 0 && !bytes.ContainsRune(payload, '"') &&
+			evs[0].Payload != string(payload) {
+			t.Errorf("text payload %q became %q", payload, evs[0].Payload)
 		}
 	})
 }
@@ -56,7 +63,7 @@ func TestEncodeRedacts(t *testing.T) {
 		Payload: []byte(`{"type":"auth","apiKey":"sk-live-123456789"}`), Size: 44}}
 	for _, keep := range []bool{false, true} {
 		var out bytes.Buffer
-		if err := (&encoder{keep: keep}).event(&out, &it); err != nil {
+		if err := (&encoder{keep: keep}).batch(&out, []item{it}, &streamStats{K: "stats"}); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Contains(out.String(), "sk-live-123456789") == !keep {

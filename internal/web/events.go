@@ -33,7 +33,7 @@ type streamHello struct {
 	HAR      bool     `json:"har"`
 }
 
-// streamStats follows every batch: what was lost for this page and the
+// streamStats ends every batch: what was lost for this page and the
 // proxy's totals.
 type streamStats struct {
 	K       string `json:"k"` // "stats"
@@ -127,13 +127,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		items, from, lost, wake = s.ring.readInto(from, perBatch, items[:0], &arena)
 		dropped += lost
 		if len(items) > 0 || lost > 0 {
-			for i := range items {
-				if err := enc.event(&out, &items[i]); err != nil {
-					return
-				}
-			}
+			err := enc.batch(&out, items, &streamStats{K: "stats", Dropped: dropped, Totals: s.ring.totals()})
 			clear(items) // drop the payloads
-			if err := enc.data(&out, streamStats{K: "stats", Dropped: dropped, Totals: s.ring.totals()}); err != nil {
+			if err != nil {
 				return
 			}
 			if s.send(rc, w, &out) != nil {

@@ -220,10 +220,7 @@ func (r *sseReader) read() {
 		line := sc.Text()
 		switch {
 		case line == "":
-			if ev.raw != "" {
-				_ = json.Unmarshal([]byte(ev.raw), &ev.data)
-				r.events <- ev
-			}
+			r.emit(ev)
 			ev = sseEvent{}
 		case strings.HasPrefix(line, "id: "):
 			ev.id = line[4:]
@@ -233,6 +230,29 @@ func (r *sseReader) read() {
 			}
 			ev.raw = line[6:]
 		}
+	}
+}
+
+// emit passes on one message's events: a batch (a JSON array) is one
+// event per element, each with the message's id.
+func (r *sseReader) emit(msg sseEvent) {
+	if msg.raw == "" {
+		return
+	}
+	if !strings.HasPrefix(msg.raw, "[") {
+		_ = json.Unmarshal([]byte(msg.raw), &msg.data)
+		r.events <- msg
+		return
+	}
+	var batch []json.RawMessage
+	if err := json.Unmarshal([]byte(msg.raw), &batch); err != nil {
+		r.t.Errorf("batch %q: %v", msg.raw, err)
+		return
+	}
+	for _, raw := range batch {
+		ev := sseEvent{id: msg.id, raw: string(raw)}
+		_ = json.Unmarshal(raw, &ev.data)
+		r.events <- ev
 	}
 }
 

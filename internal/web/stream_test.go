@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,29 +52,36 @@ func TestStreamFramesAndFindings(t *testing.T) {
 }
 
 // TestStreamResume: a page that reconnects with Last-Event-ID gets the
-// events after it, not the window again.
+// events after it, not the window again. Events come in batches, each
+// message with the id of its last event: the stream resumes after the
+// batch, at the frame after its last.
 func TestStreamResume(t *testing.T) {
 	s := startStack(t, Config{})
 	c := dialClient(t, s.proxyURL)
 	c.turn("/stream 3")
 	first := openSSE(t, s.webURL, "")
 	evs := first.until(func(ev sseEvent) bool { return ev.data["y"] == "turn_done" })
-	var mid sseEvent
+	var mid string
+	lastOf := map[string]float64{} // message id → its last frame index
 	for _, ev := range evs {
-		if ev.id != "" && ev.data["y"] == "accepted" {
-			mid = ev
+		if ev.data["k"] == "f" {
+			lastOf[ev.id] = ev.data["i"].(float64)
+			if ev.data["y"] == "accepted" {
+				mid = ev.id
+			}
 		}
 	}
-	if mid.id == "" {
+	if mid == "" {
 		t.Fatal("no accepted frame in the stream")
 	}
-	again := openSSE(t, s.webURL, mid.id)
+	c.turn("/stream 2 after")
+	again := openSSE(t, s.webURL, mid)
 	if h := again.next(); h.data["k"] != "hello" {
 		t.Fatalf("first event %s", h.raw)
 	}
-	next := again.next()
-	if want := fmt.Sprint(mustAtoi(t, mid.id) + 1); next.id != want {
-		t.Errorf("resumed at id %s, want %s", next.id, want)
+	next := again.until(kind("f"))
+	if got, want := next[len(next)-1].data["i"], lastOf[mid]+1; got != want {
+		t.Errorf("resumed at frame %v, want %v (after message %s)", got, want, mid)
 	}
 	c.close()
 }

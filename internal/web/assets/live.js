@@ -1,11 +1,11 @@
-// wsproxy live view. Events arrive over Server-Sent Events (/events), are
-// queued, and applied once per animation frame. Rows are only ever
-// appended (and the oldest removed beyond the window): an existing row is
-// never re-rendered, so an opened payload or a text selection survives
-// every update. Findings come as HTML rendered by the report's template;
-// a finding repeated on later frames of a connection is one line pointing
-// at the first. With gate --replay the replay diffs are fetched again
-// whenever the stream says they changed.
+// wsproxy live view. Events arrive over Server-Sent Events (/events), a
+// batch per message, are queued, and applied once per animation frame to
+// a model of the rows; only the rows in view are in the document (see
+// render). A row's element is built once and kept: an opened payload or a
+// text selection survives every update. Findings come as HTML rendered by
+// the report's template; a finding repeated on later frames of a
+// connection is one line pointing at the first. With gate --replay the
+// replay diffs are fetched again whenever the stream says they changed.
 (function () {
   'use strict';
   var cfg = window.wsLiveConfig || {};
@@ -17,11 +17,11 @@
   var conns = {};          // id → {id, s, pa, u, closed, cc, r, by, fr, li}
   var sessions = {};       // id → {id, sev, errors, warnings, el, ul, btn}
   var sessionOrder = [];
-  var rows = new Map();    // frame index → row element
-  var firsts = new Map();  // repeat key → the frame row showing that finding in full
+  var firsts = new Map();  // repeat key → the record showing that finding in full
   var types = {};
   var queue = [], scheduled = false;
   var following = true, newFrames = 0, removed = 0, dropped = 0, frameRows = 0;
+  var taken = 0, lastFrame = 0; // frames the page took in, and the newest one's index
   var lastTop = 0; // the list's scrollTop as we last left it (see the scroll listener)
   var seqLabel = 'seq';
   var filters = { session: '', dir: '', type: '', sev: '', q: '' };
@@ -76,34 +76,33 @@
     o.value = value;
     sel.appendChild(o);
   }
+  function filtering() { return !!(filters.session || filters.dir || filters.type || filters.sev || filters.q); }
   function matches(r) {
     var f = filters;
     if (f.session) {
-      var s = r._s || (conns[r._c] && conns[r._c].s) || '';
+      var s = r.s || (conns[r.c] && conns[r.c].s) || '';
       if (s !== f.session) return false;
     }
-    if (f.dir && r._d !== f.dir) return false;
-    if (f.type && r._y !== f.type) return false;
-    if (f.sev && r._sev < SEV[f.sev]) return false;
-    if (f.q && r._q.indexOf(f.q.toLowerCase()) < 0) return false;
+    if (f.dir && r.d !== f.dir) return false;
+    if (f.type && r.y !== f.type) return false;
+    if (f.sev && r.sev < SEV[f.sev]) return false;
+    if (f.q && searchText(r).indexOf(f.q.toLowerCase()) < 0) return false;
     return true;
   }
   function applyFilters() {
-    var shown = 0, all = 0;
-    for (var r = list.firstElementChild; r; r = r.nextElementSibling) {
-      if (!r._q && r._q !== '') continue;
-      all++;
-      r.hidden = !matches(r);
-      if (!r.hidden) shown++;
-    }
-    $('lv-shown').textContent = (filters.session || filters.dir || filters.type || filters.sev || filters.q) ? shown + ' of ' + all + ' rows' : '';
+    var pin = following ? BOTTOM : anchor();
+    view = filtering() ? recs.filter(matches) : recs.slice();
+    render(pin);
+    paintShown();
+  }
+  function paintShown() {
+    $('lv-shown').textContent = filtering() ? view.length + ' of ' + recs.length + ' rows' : '';
   }
   function onFilter(k, v) {
     filters[k] = v;
     writeFilters();
     applyFilters();
     markSessionButtons();
-    if (following) toBottom();
   }
 
   // ---- sidebar: sessions → connections
@@ -192,7 +191,25 @@
     return moved;
   }
 
-  // ---- rows
+  // ---- the model: every row the page holds, oldest first, as a record.
+  // Only the rows in view, and a margin above and below, are in the
+  // document; spacers stand for the others, sized from the rows' heights
+  // (measured once drawn, estimated before). A following page at 5,000
+  // frames/s so builds a screenful of rows per animation frame instead of
+  // every row that came, and lays out a screenful instead of the window.
+  var recs = [];           // {f | ev, i, c, s, d, y, cells, cls, id, sev, fx, open, h, el, top, gen}
+  var byIndex = new Map(); // frame index → its record
+  var view = [];           // the records the filters pass, in order
+  var drawn = [];          // the records in the document, in order
+  var gen = 0;             // bumped by every layout: rec.gen === gen means rec is in view at rec.top
+  var total = 0;           // the height of the view, in pixels
+  var ROW_H = 23;          // a plain row's height (measured on the first one drawn)
+  var OVER = 400;          // pixels drawn beyond the viewport, above and below
+  var BOTTOM = {};         // render's pin: the end of the view at the bottom
+  var topPad = el('div', 'lv-pad'), botPad = el('div', 'lv-pad');
+  list.appendChild(topPad);
+  list.appendChild(botPad);
+
   var proto = (function () {
     var r = el('div', 'lv-r');
     var l = el('div', 'lv-l');
@@ -200,57 +217,68 @@
     r.appendChild(l);
     return r;
   })();
-  function newRow(cells) {
-    var r = proto.cloneNode(true);
-    var s = r.firstChild.children;
-    s[0].textContent = cells.t || '';
-    s[1].textContent = cells.c || '';
-    s[2].textContent = cells.d || '';
-    s[3].textContent = cells.y || '';
-    s[4].textContent = cells.q || '';
-    s[5].textContent = cells.z || '';
-    s[6].textContent = cells.p || '';
-    r._sev = -1;
-    return r;
-  }
-  function frameRow(f) {
+  function frameRec(f) {
     var ctl = f.o !== 'text' && f.o !== 'binary';
     var y = f.y || (f.o === 'text' ? '(no type)' : '');
     if (f.o === 'close') y = '[close' + (f.cc ? ' ' + f.cc : '') + ']';
     else if (ctl) y = '[' + f.o + ']';
     else if (f.o === 'binary') y = '[binary]';
     var p = f.p || '';
-    var r = newRow({ t: clock(f.t), c: f.c, d: f.d === 'c2s' ? '→' : '←', y: y,
-      q: f.q ? f.q : '', z: size(f.z), p: p.length > 400 ? p.slice(0, 400) : p });
-    r.className = 'lv-r ' + (f.d || '') + (ctl ? ' ctl' : '');
-    r.id = 'live-f' + f.i;
-    r.firstChild.children[4].title = f.q ? seqLabel + '=' + f.q : '';
-    r.firstChild.children[3].title = y;
-    r._f = f; r._c = f.c; r._d = f.d; r._y = f.y || ''; r._i = f.i;
-    r._q = ((f.y || '') + ' ' + f.c + ' ' + p).toLowerCase();
     if (f.y && !types[f.y]) { types[f.y] = 1; addOption($('lv-types'), f.y); }
+    return { f: f, i: f.i, c: f.c, s: '', d: f.d, y: f.y || '', sev: -1, id: 'live-f' + f.i,
+      cls: 'lv-r ' + (f.d || '') + (ctl ? ' ctl' : ''),
+      cells: [clock(f.t), f.c, f.d === 'c2s' ? '→' : '←', y, f.q || '', size(f.z), p.length > 400 ? p.slice(0, 400) : p] };
+  }
+  function eventRec(ev, y, p) {
+    return { ev: ev, c: ev.c || '', s: ev.s || '', d: '', y: '', sev: -1, cls: 'lv-r lv-ev',
+      cells: [clock(ev.t), ev.c || '', '', y, '', '', p] };
+  }
+  // searchText is what the text filter searches in a row: its type,
+  // connection and payload, and its findings' rules and messages. Built
+  // when first asked (most pages never search), forgotten when a finding
+  // is added.
+  function searchText(r) {
+    if (r.q == null) {
+      var t = r.f ? (r.f.y || '') + ' ' + r.f.c + ' ' + (r.f.p || '') : r.cells[3] + ' ' + r.c + ' ' + r.cells[6];
+      (r.fx || []).forEach(function (e) { t += ' ' + (e.x.ru || '') + ' ' + (e.x.m || ''); });
+      r.q = t.toLowerCase();
+    }
+    return r.q;
+  }
+  // build makes a record's element, once: later draws reuse it, so an
+  // opened payload, a folded JSON block or an opened finding stay as the
+  // user left them when the row scrolls out of view and back.
+  function build(rec) {
+    var r = proto.cloneNode(true), s = r.firstChild.children;
+    for (var k = 0; k < 7; k++) s[k].textContent = rec.cells[k];
+    r.className = rec.cls;
+    if (rec.id) r.id = rec.id;
+    if (rec.f) { s[4].title = rec.f.q ? seqLabel + '=' + rec.f.q : ''; s[3].title = rec.cells[3]; }
+    r._rec = rec;
+    rec.el = r;
+    (rec.fx || []).forEach(function (e) { findingInto(rec, e.x, e.first); });
+    if (rec.open) openPayload(rec, true);
     return r;
   }
-  function eventRow(ev, text) {
-    var r = newRow({ t: clock(ev.t), c: ev.c || '', y: text.y, p: text.p });
-    r.className = 'lv-r lv-ev';
-    r._c = ev.c; r._s = ev.s || ''; r._d = ''; r._y = ''; r._q = (text.y + ' ' + (ev.c || '') + ' ' + text.p).toLowerCase();
-    return r;
-  }
-  // addFinding shows finding x on row r: in full, or, when first (the
-  // row showing the same finding in full) is given, as one line pointing
-  // at it. Either way the row's severity and search text take it in, so
-  // the filters find a repeat as they find the first.
+  // addFinding shows finding x on record r: in full, or, when first (the
+  // record showing the same finding in full) is given, as one line
+  // pointing at it. Either way the row's severity and search text take it
+  // in, so the filters find a repeat as they find the first.
   function addFinding(r, x, first) {
-    var box = r.lastChild && r.lastChild.className === 'lv-fx' ? r.lastChild : null;
-    if (!box) { box = el('div', 'lv-fx'); r.appendChild(box); }
+    (r.fx || (r.fx = [])).push({ x: x, first: first });
+    r.sev = Math.max(r.sev, x.sv || 0);
+    r.q = null;
+    r.h = 0; // measured again when drawn
+    if (r.el) findingInto(r, x, first);
+  }
+  function findingInto(r, x, first) {
+    var e = r.el;
+    var box = e.lastChild && e.lastChild.className === 'lv-fx' ? e.lastChild : null;
+    if (!box) { box = el('div', 'lv-fx'); e.appendChild(box); }
     if (first) box.appendChild(repeatLine(x, first));
     else if (x.h) box.insertAdjacentHTML('beforeend', x.h);
     else box.appendChild(el('p', 'sev-' + ['info', 'warning', 'error'][x.sv || 0], (x.ru || '') + ': ' + (x.m || '')));
-    r._sev = Math.max(r._sev, x.sv || 0);
-    r.classList.add('sev-' + r._sev);
-    for (var k = 0; k <= 2; k++) if (k !== r._sev) r.classList.remove('sev-' + k);
-    r._q += ' ' + ((x.ru || '') + ' ' + (x.m || '')).toLowerCase();
+    for (var k = 0; k <= 2; k++) e.classList.toggle('sev-' + k, k === r.sev);
   }
 
   // ---- repeated findings: the first finding of a kind on a connection
@@ -261,13 +289,14 @@
   function repeatKey(x) {
     return x.i ? [x.c || x.s || '', x.ru || '', x.y || '', x.pt || ''].join('\u0000') : '';
   }
-  // firstOf returns the row showing x in full if it is still on the page
-  // (and is not r itself); otherwise r becomes that row and it returns null.
+  // firstOf returns the record showing x in full if the page still holds
+  // it (and it is not r itself); otherwise r becomes that record and it
+  // returns null.
   function firstOf(x, r) {
     var k = repeatKey(x);
     if (!k) return null;
     var f = firsts.get(k);
-    if (f && f !== r && rows.get(f._i) === f) return f;
+    if (f && f !== r && byIndex.get(f.i) === f) return f;
     if (f !== r) firsts.set(k, r);
     return null;
   }
@@ -278,7 +307,7 @@
     s.appendChild(el('span', 'sev', sev));
     s.appendChild(el('code', 'rule', x.ru || ''));
     s.appendChild(document.createTextNode(' same as '));
-    var a = el('a', 'lv-first', 'frame #' + first._i);
+    var a = el('a', 'lv-first', 'frame #' + first.i);
     a.href = '#' + first.id;
     s.appendChild(a);
     s.appendChild(el('span', 'lv-repm dim', x.m || ''));
@@ -289,15 +318,16 @@
     return d;
   }
   // showFirst scrolls to the row a repeat points at and flashes it; when
-  // that row is gone or filtered out, the repeat opens in place instead.
+  // the page no longer holds that row or the filters hide it, the repeat
+  // opens in place instead.
   function showFirst(a) {
-    var t = document.getElementById(a.hash.slice(1));
-    if (!t || t.hidden) { a.closest('details').open = true; return; }
+    var t = byIndex.get(+a.hash.slice('#live-f'.length));
+    if (!t || t.gen !== gen) { a.closest('details').open = true; return; }
     pause();
-    t.scrollIntoView({ block: 'center' });
-    t.classList.remove('flash');
-    void t.offsetWidth; // restart the animation
-    t.classList.add('flash');
+    render({ rec: t, off: -Math.max(0, (list.clientHeight - (t.h || ROW_H)) / 2) });
+    t.el.classList.remove('flash');
+    void t.el.offsetWidth; // restart the animation
+    t.el.classList.add('flash');
   }
 
   // ---- opening a payload: pretty-printed, collapsible JSON
@@ -332,9 +362,11 @@
     });
     return root;
   }
-  function openPayload(r) {
-    var f = r._f;
-    if (!f) return;
+  // openPayload opens or closes a frame's payload (shows it open, when
+  // keep: a row built again as the user left it).
+  function openPayload(rec, keep) {
+    var f = rec.f, r = rec.el;
+    if (!f || !r) return;
     if (!r._pl) {
       var pl = el('div', 'lv-pl');
       var meta = el('p', 'lv-meta');
@@ -354,6 +386,7 @@
           e.stopPropagation();
           raw.hidden = !raw.hidden; tree.hidden = !tree.hidden;
           tog.textContent = raw.hidden ? 'raw' : 'pretty';
+          schedule();
         });
         meta.appendChild(tog);
       }
@@ -363,25 +396,122 @@
       r.insertBefore(pl, r.firstChild.nextSibling);
       r._pl = pl;
     }
-    r.classList.toggle('open');
+    if (!keep) rec.open = !rec.open;
+    r.classList.toggle('open', !!rec.open);
   }
   list.addEventListener('click', function (e) {
     var first = e.target.closest('a.lv-first');
     if (first) { e.preventDefault(); showFirst(first); return; }
     var jo = e.target.closest('.jo');
-    if (jo) { jo.parentNode.classList.toggle('shut'); return; }
+    if (jo) { jo.parentNode.classList.toggle('shut'); schedule(); return; }
     var line = e.target.closest('.lv-l');
     if (!line || selecting()) return;
-    var r = line.parentNode;
-    if (r._f) {
-      openPayload(r);
-      if (r !== list.lastElementChild) pause();
+    var rec = line.parentNode._rec;
+    if (rec && rec.f) {
+      openPayload(rec);
+      if (rec !== view[view.length - 1]) pause();
+      schedule();
     }
   });
+  // An opened or closed finding changes its row's height.
+  list.addEventListener('toggle', function () { schedule(); }, true);
+  window.addEventListener('resize', function () { schedule(); });
+
+  // ---- drawing the view
+  // layout places the view's records one under the other.
+  function layout() {
+    gen++;
+    var y = 0;
+    for (var k = 0; k < view.length; k++) {
+      var r = view[k];
+      r.top = y; r.gen = gen;
+      y += r.h || estimate(r);
+    }
+    total = y;
+  }
+  // estimate is a row's height before it was drawn.
+  function estimate(r) {
+    var h = ROW_H;
+    (r.fx || []).forEach(function (e) { h += e.first ? 24 : 110; });
+    return h;
+  }
+  // indexAt is the view's record at height y (0 when the view is empty).
+  function indexAt(y) {
+    var lo = 0, hi = view.length - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (view[mid].top <= y) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+  // anchor is what the user sees at the top of the list: the record there
+  // and how far into it, so that a render keeps it in place while rows
+  // are added, trimmed, filtered or measured above it.
+  function anchor() {
+    var y = list.scrollTop;
+    for (var k = 0; k < drawn.length; k++) {
+      var e = drawn[k].el;
+      if (e.offsetTop + e.offsetHeight <= y) continue;
+      if (e.offsetTop <= y) return { rec: drawn[k], off: y - e.offsetTop };
+      break; // y is in the spacer above the drawn rows (the user scrolled far)
+    }
+    if (!view.length) return null;
+    var r = view[indexAt(y)];
+    return { rec: r, off: y - r.top };
+  }
+  // render draws the rows around the pin: BOTTOM (following), a record
+  // and an offset into it (see anchor), or the current scroll position
+  // (null). Rows drawn for the first time are measured, and when a height
+  // differs from its estimate the view is laid out and drawn again.
+  function render(pin) {
+    var y = 0;
+    for (var pass = 0; pass < 3; pass++) {
+      layout();
+      var V = list.clientHeight;
+      if (pin === BOTTOM) y = Math.max(0, total - V + 40);
+      else if (pin && pin.rec.gen === gen) y = Math.max(0, pin.rec.top + pin.off);
+      else if (pin) y = 0; // the record is gone (trimmed or filtered out)
+      else y = list.scrollTop;
+      var a = view.length ? indexAt(y - OVER) : 0;
+      var b = view.length ? indexAt(y + V + OVER) + 1 : 0;
+      place(view.slice(a, b));
+      topPad.style.height = (a < view.length ? view[a].top : total) + 'px';
+      botPad.style.height = (b < view.length ? total - view[b].top : 0) + 'px';
+      if (!measure()) break;
+    }
+    if (pin === BOTTOM) list.scrollTop = list.scrollHeight;
+    else list.scrollTop = y;
+    lastTop = list.scrollTop;
+  }
+  // place puts exactly the records want in the document, in order,
+  // leaving in place the rows already there.
+  function place(want) {
+    var keep = new Set(want);
+    for (var k = 0; k < drawn.length; k++) if (!keep.has(drawn[k])) drawn[k].el.remove();
+    var node = topPad.nextSibling;
+    for (k = 0; k < want.length; k++) {
+      var e = want[k].el || build(want[k]);
+      if (e === node) node = node.nextSibling;
+      else list.insertBefore(e, node);
+    }
+    drawn = want;
+  }
+  // measure takes the heights of the drawn rows; it reports whether any
+  // changed.
+  function measure() {
+    var changed = false;
+    for (var k = 0; k < drawn.length; k++) {
+      var r = drawn[k], h = r.el.offsetHeight;
+      if (!h || h === r.h) continue;
+      if (!r.fx && !r.open && !r.ev && ROW_H !== h) ROW_H = h;
+      r.h = h;
+      changed = true;
+    }
+    return changed;
+  }
 
   // ---- following
   function atBottom() { return list.scrollHeight - list.scrollTop - list.clientHeight < 8; }
-  function toBottom() { list.scrollTop = list.scrollHeight; lastTop = list.scrollTop; }
   function selecting() {
     var s = window.getSelection && window.getSelection();
     return !!(s && !s.isCollapsed && s.anchorNode && list.contains(s.anchorNode));
@@ -401,10 +531,11 @@
     lastTop = top;
     if (following) newFrames = 0;
     paintPill();
+    schedule(); // draw what scrolled into view
   }, { passive: true });
   pill.addEventListener('click', function () {
     following = true; newFrames = 0;
-    toBottom();
+    render(BOTTOM);
     paintPill();
   });
 
@@ -414,13 +545,14 @@
   }
   function flush() {
     scheduled = false;
+    // Where the user is, taken before the batch changes the view.
+    var pin = following && !selecting() ? BOTTOM : anchor();
     var batch = queue;
     queue = [];
     var framesIn = 0;
     for (var i = 0; i < batch.length; i++) if (batch[i].k === 'f') framesIn++;
-    var skip = Math.max(0, framesIn - WINDOW); // older than the window: never drawn
-    var frag = document.createDocumentFragment();
-    var added = 0, refilter = false;
+    var skip = Math.max(0, framesIn - WINDOW); // older than the window: never shown
+    var added = 0, refilter = false, filtered = filtering();
     for (i = 0; i < batch.length; i++) {
       var ev = batch[i], r = null;
       switch (ev.k) {
@@ -428,35 +560,37 @@
         case 'stats': stats(ev); break;
         case 'f':
           if (skip > 0) { skip--; removed++; break; }
-          r = frameRow(ev);
-          rows.set(ev.i, r);
+          r = frameRec(ev);
+          byIndex.set(ev.i, r);
           frameRows++;
+          taken++;
+          lastFrame = ev.i;
           break;
         case 'o':
           upsertConn({ c: ev.c, s: ev.s, u: ev.u });
           var path = ev.u || '';
           try { path = new URL(ev.u).pathname + new URL(ev.u).search; } catch (e) { /* as sent */ }
-          r = eventRow(ev, { y: 'open', p: path + (ev.s ? ' · session ' + ev.s : '') });
+          r = eventRec(ev, 'open', path + (ev.s ? ' · session ' + ev.s : ''));
           break;
         case 's':
           if (upsertConn({ c: ev.c, s: ev.s, pa: ev.pa })) refilter = true;
           break;
         case 'c':
           upsertConn({ c: ev.c, closed: true, cc: ev.cc, r: ev.r, by: ev.by, fr: ev.fr });
-          r = eventRow(ev, { y: 'closed' + (ev.cc ? ' ' + ev.cc : ''), p: (ev.r ? '"' + ev.r + '" ' : '') + 'by ' + (ev.by || '?') + ' · ' + num(ev.fr) + ' frames' });
+          r = eventRec(ev, 'closed' + (ev.cc ? ' ' + ev.cc : ''), (ev.r ? '"' + ev.r + '" ' : '') + 'by ' + (ev.by || '?') + ' · ' + num(ev.fr) + ' frames');
           break;
         case 'x':
           var s = session(ev.s || '');
           if ((ev.sv || 0) > s.sev) s.sev = ev.sv || 0;
           if (ev.sv === 2) s.errors++; else if (ev.sv === 1) s.warnings++;
           paintSession(s);
-          var target = ev.i ? rows.get(ev.i) : null;
+          var target = ev.i ? byIndex.get(ev.i) : null;
           if (target) {
             addFinding(target, ev, firstOf(ev, target));
-            target.hidden = !matches(target);
+            if (filtered) refilter = true;
           } else {
-            r = eventRow(ev, { y: 'finding', p: ev.i ? 'frame #' + ev.i + ' (not on the page)' : (ev.ru || '') });
-            r._d = ev.d || ''; r._y = ev.y || '';
+            r = eventRec(ev, 'finding', ev.i ? 'frame #' + ev.i + ' (not on the page)' : (ev.ru || ''));
+            r.d = ev.d || ''; r.y = ev.y || '';
             addFinding(r, ev);
           }
           break;
@@ -464,57 +598,49 @@
           dialect(ev.dl, ev.r, ev.sl);
           break;
         case 'n':
-          if (ev.e) r = eventRow(ev, { y: 'error', p: ev.r || '' });
+          if (ev.e) r = eventRec(ev, 'error', ev.r || '');
           break;
         case 'replays':
           replays();
           break;
       }
       if (r) {
-        r.hidden = !matches(r);
-        frag.appendChild(r);
-        if (!r.hidden && ev.k === 'f') added++;
+        recs.push(r);
+        if (!filtered || matches(r)) {
+          view.push(r);
+          if (r.f) added++;
+        }
       }
     }
-    if (frag.firstChild) {
-      if (empty.parentNode) empty.remove();
-      list.appendChild(frag);
-    }
-    if (refilter && filters.session) applyFilters();
+    if (recs.length && empty.parentNode) empty.remove();
     trim();
+    if (refilter) view = recs.filter(matches);
     if (added && !following) newFrames += added;
-    if (following && !selecting()) toBottom();
+    render(pin);
     paintPill();
     paintRemoved();
-    if (filters.session || filters.dir || filters.type || filters.sev || filters.q) applyFilters();
+    paintShown();
   }
 
-  // trim keeps the newest WINDOW frames in the list (twice that while the
-  // user reads above the bottom); an opened row or one holding the
-  // selection stays. The scroll position is kept on what the user sees.
+  // trim keeps the newest WINDOW frames (twice that while the user reads
+  // above the bottom); a row opened or holding the selection stays.
   function trim() {
     var limit = following ? WINDOW : 2 * WINDOW;
     if (frameRows <= limit) return;
-    var before = list.scrollHeight, top = list.scrollTop;
-    // The selection is read once: asking it again after each removal
-    // makes Chromium lay out the whole list every time (a 2,000-row
-    // window trimmed 300 rows in 1 s instead of 12 ms).
     var sel = window.getSelection && window.getSelection();
     var range = sel && sel.rangeCount && !sel.isCollapsed ? sel.getRangeAt(0) : null;
-    var r = list.firstElementChild;
-    while (r && frameRows > WINDOW) {
-      var next = r.nextElementSibling;
-      var keep = r.classList.contains('open') || (range && range.intersectsNode(r));
-      if (!keep) {
-        if (r._f) { frameRows--; removed++; rows.delete(r._i); }
-        r.remove();
+    var kept = [], k = 0;
+    for (; k < recs.length && frameRows > WINDOW; k++) {
+      var r = recs[k];
+      if (r.open || (range && r.el && r.el.isConnected && range.intersectsNode(r.el))) { kept.push(r); continue; }
+      if (r.f) {
+        frameRows--; removed++;
+        if (byIndex.get(r.i) === r) byIndex.delete(r.i);
       }
-      r = next;
+      r.gone = true;
     }
-    if (!following) {
-      list.scrollTop = top - (before - list.scrollHeight);
-      lastTop = list.scrollTop;
-    }
+    recs = kept.concat(recs.slice(k));
+    view = view.filter(function (r) { return !r.gone; });
   }
   function paintRemoved() {
     var e = $('lv-removed');
@@ -557,7 +683,8 @@
   function onEvent(m) {
     var ev;
     try { ev = JSON.parse(m.data); } catch (e) { return; }
-    queue.push(ev);
+    if (Array.isArray(ev)) for (var i = 0; i < ev.length; i++) queue.push(ev[i]); // a batch
+    else queue.push(ev);
     if (queue.length > 8 * WINDOW) compact();
     schedule();
   }
@@ -692,11 +819,22 @@
   if (!cfg.har) { $('lv-har').setAttribute('aria-disabled', 'true'); $('lv-har').title = 'no recording to export'; }
   session('');
   connect();
-  window.wsLive = { // for tests and the curious
+  // For tests, benchmarks and the curious: the page's own account of
+  // itself (state) and of the rows in view, drawn or not (rows).
+  window.wsLive = {
     state: function () {
-      return { rows: list.querySelectorAll('.lv-r').length, frames: frameRows, shown: list.querySelectorAll('.lv-r:not([hidden])').length,
-        findings: list.querySelectorAll('.finding').length, repeats: list.querySelectorAll('.lv-rep').length, following: following, newFrames: newFrames, pill: !pill.hidden,
-        dropped: dropped, removed: removed, stream: document.body.getAttribute('data-stream') || '' };
+      var findings = 0, repeats = 0;
+      recs.forEach(function (r) { (r.fx || []).forEach(function (e) { if (e.first) repeats++; else findings++; }); });
+      return { rows: recs.length, frames: frameRows, shown: view.length, drawn: drawn.length, findings: findings, repeats: repeats,
+        following: following, newFrames: newFrames, pill: !pill.hidden, dropped: dropped, removed: removed,
+        taken: taken, last: lastFrame, stream: document.body.getAttribute('data-stream') || '' };
+    },
+    rows: function () {
+      return view.map(function (r) {
+        return { id: r.id || '', i: r.i || 0, d: r.d || '', y: r.cells[3], sev: r.sev, open: !!r.open, ev: !!r.ev,
+          drawn: !!(r.el && r.el.isConnected), text: r.cells[6],
+          fx: (r.fx || []).map(function (e) { return { rule: e.x.ru || '', first: e.first ? e.first.id : '' }; }) };
+      });
     }
   };
 })();

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -93,10 +94,15 @@ func Start(t testing.TB, o Options) *Browser {
 	}
 	bin := chromiumBin(t)
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
 		"--disable-extensions", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio",
-		"--window-size="+o.Window, "--remote-debugging-port=0", "--user-data-dir="+filepath.Join(dir, "profile"), "about:blank")
+		"--window-size=" + o.Window, "--remote-debugging-port=0", "--user-data-dir=" + filepath.Join(dir, "profile")}
+	// WSCONFORM_CHROMIUM_FLAGS adds flags, for looking into a page's cost
+	// (for example --trace-startup=devtools.timeline
+	// --trace-startup-file=/tmp/trace.json --trace-startup-duration=8).
+	args = append(args, strings.Fields(os.Getenv("WSCONFORM_CHROMIUM_FLAGS"))...)
+	cmd := exec.Command(bin, append(args, "about:blank")...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -358,6 +364,35 @@ func (c *Browser) Metrics() map[string]float64 {
 		m[x.Name] = x.Value
 	}
 	return m
+}
+
+// CPUTime is the processor time used so far by the browser and every
+// helper process of its group (user and system, from /proc), so that a
+// benchmark can say how much of the machine a page took, on top of what
+// Metrics says of its main thread. It is zero where /proc is not there.
+func (c *Browser) CPUTime() time.Duration {
+	const tick = 10 * time.Millisecond // USER_HZ, 100 on Linux
+	ents, _ := os.ReadDir("/proc")
+	var total time.Duration
+	for _, e := range ents {
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp … utime stime: comm may hold spaces.
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 13 || f[2] != strconv.Itoa(c.cmd.Process.Pid) {
+			continue
+		}
+		ut, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(ut+st) * tick
+	}
+	return total
 }
 
 // Freeze stops the browser and its helper processes (SIGSTOP to its

@@ -59,6 +59,9 @@ func benchRelayChromium(b *testing.B) {
 		reftest.RoundTrips(b, conns[mode], 500)
 	}
 	br.WaitFor("the warm-up on the page", `wsLive.state().frames >= 500`)
+	// Chromium's processor time over the wall time of its own rounds (it
+	// is frozen between them).
+	cpu0, pageTime := br.CPUTime(), time.Duration(0)
 	br.Freeze()
 	const rounds, per = 15, 3000
 	rates := map[string][]float64{}
@@ -72,7 +75,11 @@ func benchRelayChromium(b *testing.B) {
 				}
 				start := time.Now()
 				d := reftest.RoundTrips(b, conns[mode], per)
-				rates[mode] = append(rates[mode], per/time.Since(start).Seconds())
+				took := time.Since(start)
+				rates[mode] = append(rates[mode], per/took.Seconds())
+				if mode == "page-chromium" {
+					pageTime += took
+				}
 				rtts[mode] = append(rtts[mode], d...)
 				if mode == "page-chromium" {
 					br.Freeze()
@@ -81,7 +88,9 @@ func benchRelayChromium(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	cpu := br.CPUTime() - cpu0
 	br.Thaw()
+	b.ReportMetric(100*cpu.Seconds()/pageTime.Seconds(), "chromium-cpu-%")
 	// Not a timing check: the page must have been there for the figures
 	// to mean anything.
 	st := browserState(b, br)
@@ -191,7 +200,7 @@ func benchFloodChromium(b *testing.B) {
 		b.Fatalf("the page is not visible and following (no animation frames to measure): %+v", before)
 	}
 
-	m0 := br.Metrics()
+	m0, cpu0 := br.Metrics(), br.CPUTime()
 	b.ResetTimer()
 	sends := floodRate / 2 * int(floodFor/time.Second)
 	answered := make(chan error, 1)
@@ -238,6 +247,7 @@ func benchFloodChromium(b *testing.B) {
 	}
 	catchUp := time.Since(start) - elapsed
 	reportMainThread(b, m0, br.Metrics(), time.Since(start))
+	b.ReportMetric(100*(br.CPUTime()-cpu0).Seconds()/time.Since(start).Seconds(), "chromium-cpu-%")
 	var m meterResult
 	if err := json.Unmarshal(br.Eval(`(() => { const m = __meter; m.run = false; m.po && m.po.disconnect(); m.mo.disconnect();
 	  return {iv: m.iv, lt: m.lt, ltMax: m.ltMax, drawn: m.drawn, last: lastIndex(), state: wsLive.state()}; })()`), &m); err != nil {

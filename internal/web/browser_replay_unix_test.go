@@ -90,7 +90,7 @@ func TestBrowserRepeatedFindings(t *testing.T) {
 		c.turn("/stream 2")
 	}
 	c.close() // the validator judges a connection's frames before its close
-	b.WaitFor("the connection closed", `wsLive.rows().some(r => r.ev && r.y.startsWith("closed"))`)
+	b.WaitFor("the connection closed, drawn", `wsLive.rows().some(r => r.ev && r.y.startsWith("closed")) && !wsLive.state().pending`)
 	var got struct {
 		Full, Repeats, BadLinks, Flagged int
 		First                            string

@@ -22,6 +22,7 @@ type pageState struct {
 	Repeats   int    `json:"repeats"`
 	Taken     int    `json:"taken"`
 	Last      int    `json:"last"`
+	Pending   bool   `json:"pending"`
 	Findings  int    `json:"findings"`
 	Following bool   `json:"following"`
 	NewFrames int    `json:"newFrames"`

@@ -206,6 +206,16 @@
   var ROW_H = 23;          // a plain row's height (measured on the first one drawn)
   var OVER = 400;          // pixels drawn beyond the viewport, above and below
   var BOTTOM = {};         // render's pin: the end of the view at the bottom
+  // A row shows the start of its payload: enough to fill the column on a
+  // wide screen, and no more (400 characters instead of 160 cost the page
+  // half again as much layout under load).
+  var PREVIEW = 256;
+  // While following traffic faster than a screenful between two draws,
+  // nobody reads the rows as they pass: the page then draws at most every
+  // BUSY_EVERY ms (the rows are all taken in, and drawn the moment the
+  // user scrolls or the traffic slows).
+  var BUSY_EVERY = 250;
+  var lastDraw = 0, sinceDraw = 0, later = 0;
   var topPad = el('div', 'lv-pad'), botPad = el('div', 'lv-pad');
   list.appendChild(topPad);
   list.appendChild(botPad);
@@ -227,7 +237,7 @@
     if (f.y && !types[f.y]) { types[f.y] = 1; addOption($('lv-types'), f.y); }
     return { f: f, i: f.i, c: f.c, s: '', d: f.d, y: f.y || '', sev: -1, id: 'live-f' + f.i,
       cls: 'lv-r ' + (f.d || '') + (ctl ? ' ctl' : ''),
-      cells: [clock(f.t), f.c, f.d === 'c2s' ? '→' : '←', y, f.q || '', size(f.z), p.length > 400 ? p.slice(0, 400) : p] };
+      cells: [clock(f.t), f.c, f.d === 'c2s' ? '→' : '←', y, f.q || '', size(f.z), p.length > PREVIEW ? p.slice(0, PREVIEW) : p] };
   }
   function eventRec(ev, y, p) {
     return { ev: ev, c: ev.c || '', s: ev.s || '', d: '', y: '', sev: -1, cls: 'lv-r lv-ev',
@@ -503,9 +513,9 @@
     for (var k = 0; k < drawn.length; k++) {
       var r = drawn[k], h = r.el.offsetHeight;
       if (!h || h === r.h) continue;
-      if (!r.fx && !r.open && !r.ev && ROW_H !== h) ROW_H = h;
+      if (!r.fx && !r.open && !r.ev && ROW_H !== h) { ROW_H = h; changed = true; }
+      if (h !== (r.h || estimate(r))) changed = true;
       r.h = h;
-      changed = true;
     }
     return changed;
   }
@@ -616,10 +626,24 @@
     trim();
     if (refilter) view = recs.filter(matches);
     if (added && !following) newFrames += added;
-    render(pin);
+    sinceDraw += added;
+    if (!busy(pin)) {
+      render(pin);
+      lastDraw = performance.now();
+      sinceDraw = 0;
+    }
     paintPill();
     paintRemoved();
     paintShown();
+  }
+
+  // busy says whether to skip this draw (see BUSY_EVERY), and if so makes
+  // sure the page draws when the time is up.
+  function busy(pin) {
+    var wait = BUSY_EVERY - (performance.now() - lastDraw);
+    if (pin !== BOTTOM || wait <= 0 || sinceDraw * ROW_H < list.clientHeight) return false;
+    if (!later) later = setTimeout(function () { later = 0; schedule(); }, wait);
+    return true;
   }
 
   // trim keeps the newest WINDOW frames (twice that while the user reads
@@ -827,7 +851,7 @@
       recs.forEach(function (r) { (r.fx || []).forEach(function (e) { if (e.first) repeats++; else findings++; }); });
       return { rows: recs.length, frames: frameRows, shown: view.length, drawn: drawn.length, findings: findings, repeats: repeats,
         following: following, newFrames: newFrames, pill: !pill.hidden, dropped: dropped, removed: removed,
-        taken: taken, last: lastFrame, stream: document.body.getAttribute('data-stream') || '' };
+        taken: taken, last: lastFrame, pending: scheduled || !!later, stream: document.body.getAttribute('data-stream') || '' };
     },
     rows: function () {
       return view.map(function (r) {

@@ -30,7 +30,7 @@ import (
 //
 // It needs Chromium, as the browser tests do (see internal/cdp).
 //
-//	go test -run XXX -bench BenchmarkRelayChromium -benchtime 1x -count 2 ./internal/web
+//	go test -run XXX -bench BenchmarkRelayChromium -benchtime 1x -count 5 ./internal/web
 func BenchmarkRelayChromium(b *testing.B) {
 	b.Run("relay", benchRelayChromium)
 	b.Run(fmt.Sprintf("flood-%dfps", floodRate), benchFloodChromium)

@@ -20,6 +20,12 @@
 // so a page that opens late, or misses events, still knows every
 // connection it sees frames of.
 //
+// Each page gets a batch at most every 100 ms as one SSE message (a JSON
+// array ending with the stats), whose id is its last event's, so that
+// Last-Event-ID resumes after the batch. The page (assets/live.js) keeps
+// the rows as data and draws only those in view: a browser's cost then
+// follows what the user can see, not the traffic.
+//
 // Findings are rendered to HTML on the server by the HTML report's own
 // template (reports.FindingHTML), so a finding looks the same on the live
 // page and in the report. "Download report" builds the report from a

@@ -69,9 +69,10 @@ type encoder struct {
 // batch appends one SSE message holding a batch of events and the
 // stats that follow it: "id: N\ndata: [event,…,stats]\n\n", N the id
 // of its last event, so that a page resuming with Last-Event-ID resumes
-// after the whole batch. One message per batch, not one per event: a
-// browser dispatches each message as a task of its own, and at 5,000
-// frames/s those tasks alone took a large share of the page's main thread.
+// after the whole batch. One message per batch, not one per event: the
+// browser dispatches one task and the page parses one array per batch
+// instead of hundreds (measured alone, with the page still drawing every
+// row, it changed nothing visible; the page's cost was its drawing).
 func (e *encoder) batch(out *bytes.Buffer, items []item, stats *streamStats) error {
 	if len(items) > 0 {
 		out.WriteString("id: ")

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -84,12 +83,4 @@ func TestStreamResume(t *testing.T) {
 		t.Errorf("resumed at frame %v, want %v (after message %s)", got, want, mid)
 	}
 	c.close()
-}
-
-func mustAtoi(t *testing.T, s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

@@ -80,11 +80,7 @@ func TestBrowserReplaysLive(t *testing.T) {
 // linking to it, which opens to the full card. The severity filter still
 // shows every frame with a repeat.
 func TestBrowserRepeatedFindings(t *testing.T) {
-	b := cdp.Start(t, cdp.Options{Window: "1280,800"})
-	b.Timeout, b.Diag = 2*timeout, "JSON.stringify(window.wsLive && wsLive.state())"
-	s := startStack(t, Config{}, "minicodex-run-status-without-state")
-	b.Navigate(s.webURL)
-	b.WaitFor("the stream", `window.wsLive && wsLive.state().stream === "live"`)
+	b, s := openLive(t, Config{}, "minicodex-run-status-without-state")
 	c := dialClient(t, s.proxyURL)
 	for i := 0; i < 3; i++ {
 		c.turn("/stream 2")

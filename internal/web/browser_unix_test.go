@@ -42,6 +42,18 @@ func stateOf(t *testing.T, b *cdp.Browser) pageState {
 	return st
 }
 
+// openLive serves a proxy with the live view (startStack) and opens the
+// page in headless Chromium, its stream live; the browser ends with t.
+func openLive(t *testing.T, cfg Config, mutate ...string) (*cdp.Browser, *stack) {
+	t.Helper()
+	b := cdp.Start(t, cdp.Options{Window: "1280,800"})
+	b.Timeout, b.Diag = 2*timeout, "JSON.stringify(window.wsLive && wsLive.state())"
+	s := startStack(t, cfg, mutate...)
+	b.Navigate(s.webURL)
+	b.WaitFor("the stream", `window.wsLive && wsLive.state().stream === "live"`)
+	return b, s
+}
+
 // TestBrowserLiveView: the page in headless Chromium while a client talks
 // through the proxy to a reference server that breaks the schema (run_status
 // without run_state). Frames and findings appear while the client talks;
@@ -49,11 +61,7 @@ func stateOf(t *testing.T, b *cdp.Browser) pageState {
 // pill, which jumps back; an opened payload stays open across updates; a
 // filter given in the URL applies on load.
 func TestBrowserLiveView(t *testing.T) {
-	b := cdp.Start(t, cdp.Options{Window: "1280,800"})
-	b.Timeout, b.Diag = 2*timeout, "JSON.stringify(window.wsLive && wsLive.state())"
-	s := startStack(t, Config{}, "minicodex-run-status-without-state")
-	b.Navigate(s.webURL)
-	b.WaitFor("the stream", `window.wsLive && wsLive.state().stream === "live"`)
+	b, s := openLive(t, Config{}, "minicodex-run-status-without-state")
 	c := dialClient(t, s.proxyURL)
 	for i := 0; i < 6; i++ {
 		c.turn(fmt.Sprintf("/stream 8 turn %d", i))

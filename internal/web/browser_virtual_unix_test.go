@@ -15,11 +15,7 @@ import (
 // model's order; a text selection in view survives the frames that keep
 // coming while the page follows, and the follow resumes once it is gone.
 func TestBrowserVirtualList(t *testing.T) {
-	b := cdp.Start(t, cdp.Options{Window: "1280,800"})
-	b.Timeout, b.Diag = 2*timeout, "JSON.stringify(window.wsLive && wsLive.state())"
-	s := startStack(t, Config{PageRate: 1 << 20}) // every frame sent to the page, however fast
-	b.Navigate(s.webURL)
-	b.WaitFor("the stream", `window.wsLive && wsLive.state().stream === "live"`)
+	b, s := openLive(t, Config{PageRate: 1 << 20}) // every frame sent to the page, however fast
 	c := dialClient(t, s.proxyURL)
 	n := c.turn("/stream 1500")
 	b.WaitFor("every frame on the page", `wsLive.state().frames >= `+jsInt(n))

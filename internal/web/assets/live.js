@@ -197,7 +197,12 @@
   // (measured once drawn, estimated before). A following page at 5,000
   // frames/s so builds a screenful of rows per animation frame instead of
   // every row that came, and lays out a screenful instead of the window.
-  var recs = [];           // {f | ev, i, c, s, d, y, cells, cls, id, sev, fx, open, h, el, top, gen}
+  // A record: its frame (f) or event (ev), frame index (i), connection,
+  // session, direction, type, cells (the row's text), class and id;
+  // severity and findings (fx); whether its payload is open; its height
+  // once drawn (h), element once built (el), place in the view (top, gen),
+  // search text once asked (q); gone once trimmed.
+  var recs = [];
   var byIndex = new Map(); // frame index → its record
   var view = [];           // the records the filters pass, in order
   var drawn = [];          // the records in the document, in order

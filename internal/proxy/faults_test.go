@@ -116,7 +116,9 @@ func TestFaults(t *testing.T) {
 		t.Parallel()
 		up, tp := faultProxy(t, "close=4000@2")
 		c := dial(t, tp.url+"/ws", nil)
-		sendAll(c, typed("a", 1), typed("a", 2), typed("a", 3))
+		// Two messages: a third could meet the close already answered by
+		// the client's reader ("close sent"), depending on timing.
+		sendAll(c, typed("a", 1), typed("a", 2))
 		readN(c, 2)
 		if code, _ := c.closed(); code != 4000 {
 			t.Errorf("client closed with %d, want 4000", code)
@@ -134,7 +136,7 @@ func TestFaults(t *testing.T) {
 		t.Parallel()
 		up, tp := faultProxy(t, "drop-after=2")
 		c := dial(t, tp.url+"/ws", nil)
-		sendAll(c, typed("a", 1), typed("a", 2), typed("a", 3))
+		sendAll(c, typed("a", 1), typed("a", 2)) // a third could meet the dropped connection
 		readN(c, 2)
 		if code, _ := c.closed(); code != websocket.CloseAbnormalClosure {
 			t.Errorf("client saw %d, want 1006 (no close frame)", code)

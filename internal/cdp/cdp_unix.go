@@ -436,3 +436,6 @@ func (c *Browser) close() {
 		_ = c.ws.Close()
 	}
 }
+
+// Pid is the browser's process id, also its process group's.
+func (c *Browser) Pid() int { return c.cmd.Process.Pid }

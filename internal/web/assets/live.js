@@ -41,6 +41,14 @@
     return (n / 1048576).toFixed(1) + ' MiB';
   }
   function num(n) { return (n || 0).toLocaleString('en-US'); }
+  // show sets an element's text and whether it is hidden, leaving it
+  // untouched when both are as they were: the counters are painted with
+  // every batch, and a write, even of the same text, makes the browser
+  // lay the page out again.
+  function show(e, text, hidden) {
+    if (e.textContent !== text) e.textContent = text;
+    if (hidden != null && e.hidden !== hidden) e.hidden = hidden;
+  }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -96,7 +104,7 @@
     paintShown();
   }
   function paintShown() {
-    $('lv-shown').textContent = filtering() ? view.length + ' of ' + recs.length + ' rows' : '';
+    show($('lv-shown'), filtering() ? view.length + ' of ' + recs.length + ' rows' : '');
   }
   function onFilter(k, v) {
     filters[k] = v;
@@ -198,7 +206,8 @@
   // frames/s so builds a screenful of rows per animation frame instead of
   // every row that came, and lays out a screenful instead of the window.
   // A record: its frame (f) or event (ev), frame index (i), connection,
-  // session, direction, type, cells (the row's text), class and id;
+  // session, direction, type, cells (the row's text; a frame's made when
+  // first drawn), class and id;
   // severity and findings (fx); whether its payload is open; its height
   // once drawn (h), element once built (el), place in the view (top, gen),
   // search text once asked (q); gone once trimmed.
@@ -232,17 +241,24 @@
     r.appendChild(l);
     return r;
   })();
+  // frameRec is a frame's record. Its cells are made when first asked
+  // (cellsOf): a page following fast traffic takes in thousands of frames
+  // a second and draws a few dozen.
   function frameRec(f) {
+    if (f.y && !types[f.y]) { types[f.y] = 1; addOption($('lv-types'), f.y); }
     var ctl = f.o !== 'text' && f.o !== 'binary';
-    var y = f.y || (f.o === 'text' ? '(no type)' : '');
+    return { f: f, i: f.i, c: f.c, s: '', d: f.d, y: f.y || '', sev: -1, id: 'live-f' + f.i,
+      cls: 'lv-r ' + (f.d || '') + (ctl ? ' ctl' : ''), cells: null };
+  }
+  function cellsOf(r) {
+    if (r.cells) return r.cells;
+    var f = r.f, y = f.y || (f.o === 'text' ? '(no type)' : '');
     if (f.o === 'close') y = '[close' + (f.cc ? ' ' + f.cc : '') + ']';
-    else if (ctl) y = '[' + f.o + ']';
+    else if (f.o !== 'text' && f.o !== 'binary') y = '[' + f.o + ']';
     else if (f.o === 'binary') y = '[binary]';
     var p = f.p || '';
-    if (f.y && !types[f.y]) { types[f.y] = 1; addOption($('lv-types'), f.y); }
-    return { f: f, i: f.i, c: f.c, s: '', d: f.d, y: f.y || '', sev: -1, id: 'live-f' + f.i,
-      cls: 'lv-r ' + (f.d || '') + (ctl ? ' ctl' : ''),
-      cells: [clock(f.t), f.c, f.d === 'c2s' ? '→' : '←', y, f.q || '', size(f.z), p.length > PREVIEW ? p.slice(0, PREVIEW) : p] };
+    r.cells = [clock(f.t), f.c, f.d === 'c2s' ? '→' : '←', y, f.q || '', size(f.z), p.length > PREVIEW ? p.slice(0, PREVIEW) : p];
+    return r.cells;
   }
   function eventRec(ev, y, p) {
     return { ev: ev, c: ev.c || '', s: ev.s || '', d: '', y: '', sev: -1, cls: 'lv-r lv-ev',
@@ -265,10 +281,11 @@
   // user left them when the row scrolls out of view and back.
   function build(rec) {
     var r = proto.cloneNode(true), s = r.firstChild.children;
-    for (var k = 0; k < 7; k++) s[k].textContent = rec.cells[k];
+    var cells = cellsOf(rec);
+    for (var k = 0; k < 7; k++) s[k].textContent = cells[k];
     r.className = rec.cls;
     if (rec.id) r.id = rec.id;
-    if (rec.f) { s[4].title = rec.f.q ? seqLabel + '=' + rec.f.q : ''; s[3].title = rec.cells[3]; }
+    if (rec.f) { s[4].title = rec.f.q ? seqLabel + '=' + rec.f.q : ''; s[3].title = cells[3]; }
     r._rec = rec;
     rec.el = r;
     (rec.fx || []).forEach(function (e) { findingInto(rec, e.x, e.first); });
@@ -533,8 +550,7 @@
   }
   function pause() { following = false; }
   function paintPill() {
-    pill.hidden = following || newFrames === 0;
-    pill.textContent = newFrames + (newFrames === 1 ? ' new frame ↓' : ' new frames ↓');
+    show(pill, newFrames + (newFrames === 1 ? ' new frame ↓' : ' new frames ↓'), following || newFrames === 0);
   }
   // Following stops when the user goes up, not when the list merely stops
   // being at the bottom: the header growing (a notice) or rows trimmed
@@ -673,8 +689,7 @@
   }
   function paintRemoved() {
     var e = $('lv-removed');
-    e.hidden = removed === 0;
-    e.textContent = num(removed) + ' older frames off the page';
+    show(e, num(removed) + ' older frames off the page', removed === 0);
   }
   function dialect(name, reason, sl) {
     var d = $('lv-dialect');
@@ -693,13 +708,12 @@
   }
   function stats(s) {
     var t = s.totals || {};
-    $('lv-frames').textContent = num(t.frames);
-    $('lv-errors').textContent = num(t.errors);
-    $('lv-warnings').textContent = num(t.warnings);
+    show($('lv-frames'), num(t.frames));
+    show($('lv-errors'), num(t.errors));
+    show($('lv-warnings'), num(t.warnings));
     if (s.dropped != null && s.dropped > dropped) dropped = s.dropped;
     var e = $('lv-dropped');
-    e.hidden = dropped === 0;
-    e.textContent = num(dropped) + ' updates dropped for this page';
+    show(e, num(dropped) + ' updates dropped for this page', dropped === 0);
   }
 
   // ---- the stream
@@ -860,8 +874,8 @@
     },
     rows: function () {
       return view.map(function (r) {
-        return { id: r.id || '', i: r.i || 0, d: r.d || '', y: r.cells[3], sev: r.sev, open: !!r.open, ev: !!r.ev,
-          drawn: !!(r.el && r.el.isConnected), text: r.cells[6],
+        return { id: r.id || '', i: r.i || 0, d: r.d || '', y: cellsOf(r)[3], sev: r.sev, open: !!r.open, ev: !!r.ev,
+          drawn: !!(r.el && r.el.isConnected), text: cellsOf(r)[6],
           fx: (r.fx || []).map(function (e) { return { rule: e.x.ru || '', first: e.first ? e.first.id : '' }; }) };
       });
     }

@@ -372,9 +372,42 @@ func (c *Browser) Metrics() map[string]float64 {
 // Metrics says of its main thread. It is zero where /proc is not there.
 func (c *Browser) CPUTime() time.Duration {
 	const tick = 10 * time.Millisecond // USER_HZ, 100 on Linux
-	ents, _ := os.ReadDir("/proc")
 	var total time.Duration
+	for _, p := range c.procs() {
+		ut, _ := strconv.ParseInt(p.stat[11], 10, 64)
+		st, _ := strconv.ParseInt(p.stat[12], 10, 64)
+		total += time.Duration(ut+st) * tick
+	}
+	return total
+}
+
+// Pids lists the browser's processes: itself and every helper of its
+// process group (from /proc; none where /proc is not there), for a
+// benchmark that places them on processors of their own.
+func (c *Browser) Pids() []int {
+	var pids []int
+	for _, p := range c.procs() {
+		pids = append(pids, p.pid)
+	}
+	return pids
+}
+
+// proc is a process of the browser's group and the fields of its
+// /proc/PID/stat after the command name (state first).
+type proc struct {
+	pid  int
+	stat []string
+}
+
+// procs reads /proc for the processes of the browser's group.
+func (c *Browser) procs() []proc {
+	ents, _ := os.ReadDir("/proc")
+	var out []proc
 	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
 		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
 		if err != nil {
 			continue
@@ -388,11 +421,9 @@ func (c *Browser) CPUTime() time.Duration {
 		if len(f) < 13 || f[2] != strconv.Itoa(c.cmd.Process.Pid) {
 			continue
 		}
-		ut, _ := strconv.ParseInt(f[11], 10, 64)
-		st, _ := strconv.ParseInt(f[12], 10, 64)
-		total += time.Duration(ut+st) * tick
+		out = append(out, proc{pid: pid, stat: f})
 	}
-	return total
+	return out
 }
 
 // Freeze stops the browser and its helper processes (SIGSTOP to its
@@ -436,6 +467,3 @@ func (c *Browser) close() {
 		_ = c.ws.Close()
 	}
 }
-
-// Pid is the browser's process id, also its process group's.
-func (c *Browser) Pid() int { return c.cmd.Process.Pid }

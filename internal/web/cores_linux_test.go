@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -47,7 +46,7 @@ func splitCores(b *testing.B, br *cdp.Browser) (restore func(), ok bool) {
 		}
 	}
 	pinBrowser := func(set *unix.CPUSet) {
-		for _, pid := range groupPids(br.Pid()) {
+		for _, pid := range br.Pids() {
 			setThreads(b, pid, set)
 		}
 	}
@@ -77,27 +76,4 @@ func setThreads(b *testing.B, pid int, set *unix.CPUSet) {
 			b.Fatalf("set the processors of thread %d: %v", tid, err)
 		}
 	}
-}
-
-// groupPids lists the processes of process group pgid (the browser and
-// its helpers: cdp starts the browser in a group of its own).
-func groupPids(pgid int) []int {
-	ents, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp …: comm may hold spaces.
-		i := strings.LastIndexByte(string(stat), ')')
-		if f := strings.Fields(string(stat[i+1:])); i >= 0 && len(f) > 2 && f[2] == strconv.Itoa(pgid) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
-	"regexp"
-	"runtime/pprof"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/reference"
+	"github.com/wsconform/wsconform/reference/reftest"
 	"github.com/wsconform/wsconform/reference/server"
 	"github.com/wsconform/wsconform/reports"
 )
@@ -100,35 +99,11 @@ func (tp *testProxy) Stop() *reports.Report {
 		}
 		<-srvDone
 		tp.report = tp.p.Report()
-		if stacks := leaked(tp.p.cfg.Label); stacks != "" {
+		if stacks := reftest.Leaked(GoroutineLabel, tp.p.cfg.Label); stacks != "" {
 			tp.t.Errorf("goroutines of the proxy left after Shutdown:\n%s", stacks)
 		}
 	})
 	return tp.report
-}
-
-// leaked waits (bounded) for the goroutines labelled with label to end and
-// returns the stacks of those that did not.
-func leaked(label string) string {
-	re := regexp.MustCompile(`"` + GoroutineLabel + `":"` + regexp.QuoteMeta(label) + `"`)
-	deadline := time.Now().Add(timeout)
-	for {
-		var b bytes.Buffer
-		_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
-		var mine []string
-		for _, block := range strings.Split(b.String(), "\n\n") {
-			if re.MatchString(block) {
-				mine = append(mine, block)
-			}
-		}
-		if len(mine) == 0 {
-			return ""
-		}
-		if time.Now().After(deadline) {
-			return strings.Join(mine, "\n\n")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // startRef starts a reference server of dialect name with mutations.

@@ -89,7 +89,7 @@ func (s *Server) stop(expectFindings bool) {
 		s.t.Errorf("reference server did not shut down: %v", err)
 	}
 	s.hs.Close()
-	if stacks := leaked(s.Env.Label()); stacks != "" {
+	if stacks := Leaked(server.GoroutineLabel, s.Env.Label()); stacks != "" {
 		s.t.Errorf("reference server leaked goroutines after shutdown:\n%s", stacks)
 	}
 	if !expectFindings {
@@ -101,10 +101,13 @@ func (s *Server) stop(expectFindings bool) {
 	}
 }
 
-// leaked waits (bounded) for the goroutines labelled with the server's
-// label to end and returns the stacks of those that did not.
-func leaked(label string) string {
-	re := regexp.MustCompile(`"` + server.GoroutineLabel + `":"` + regexp.QuoteMeta(label) + `"`)
+// Leaked waits (within Timeout) for the goroutines carrying the pprof
+// label key=label to end, and returns the stacks of those that did not
+// ("" when none is left). The reference server, the proxy and the fixture
+// label their goroutines so that their tests can tell a leak of theirs
+// from the test's own goroutines.
+func Leaked(key, label string) string {
+	re := regexp.MustCompile(`"` + regexp.QuoteMeta(key) + `":"` + regexp.QuoteMeta(label) + `"`)
 	deadline := time.Now().Add(Timeout)
 	for {
 		var b bytes.Buffer

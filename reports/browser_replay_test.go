@@ -1,7 +1,6 @@
 package reports_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -82,28 +81,13 @@ func TestReportInBrowserReplay(t *testing.T) {
 	}
 
 	h := strings.Replace(replayHarness, "PAGE", filepath.Base(page), 1)
-	path := filepath.Join(dir, "replay-harness.html")
-	if err := os.WriteFile(path, []byte(h), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, _ := b.run("--allow-file-access-from-files", "--virtual-time-budget=10000", "--window-size=1280,1000", "--dump-dom", fileURL(path))
-	m := regexp.MustCompile(`data-result="([^"]*)"`).FindStringSubmatch(string(out))
-	if m == nil {
-		t.Fatalf("the harness did not finish:\n%s", tail(string(out)))
-	}
-	raw := strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(m[1])
-	t.Logf("replay diff: %s", raw)
 	var res struct {
 		DiffOpen, SideBySide, PointerShown, RunOpen, RunRowHidden, RowOpen, RunRowShown bool
-		LeftType, RightType, Pointer, MissingRight, ExtraLeft, RunLabel, Error          string
+		LeftType, RightType, Pointer, MissingRight, ExtraLeft, RunLabel                 string
 		RunRows, ShownRows, Pretty, AllOpen                                             int
 	}
-	if err := json.Unmarshal([]byte(raw), &res); err != nil {
-		t.Fatalf("harness result %s: %v", raw, err)
-	}
-	if res.Error != "" {
-		t.Fatalf("the harness failed: %s", res.Error)
-	}
+	raw := b.harness(t, filepath.Join(dir, "replay-harness.html"), h, 10000, &res)
+	t.Logf("replay diff: %s", raw)
 	if !res.DiffOpen || !res.SideBySide || res.LeftType != "run_status" || res.RightType != "run_status" {
 		t.Errorf("the changed row is not side by side: %s", raw)
 	}

@@ -103,6 +103,38 @@ func (b *browser) screenshot(page, png string, width, height int, extra ...strin
 	b.t.Logf("screenshot: %s", png)
 }
 
+// harness writes a harness page (html) to path and runs it in the
+// browser, with virtual time budgetMS, until its script puts its result on
+// the body's data-result: JSON, decoded into res, and returned as text
+// for the test's messages. A harness that did not finish, or that reports
+// an Error, fails the test.
+func (b *browser) harness(t *testing.T, path, html string, budgetMS int, res any) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := b.run("--allow-file-access-from-files", fmt.Sprintf("--virtual-time-budget=%d", budgetMS),
+		"--window-size=1280,1000", "--dump-dom", fileURL(path))
+	m := harnessResult.FindStringSubmatch(string(out))
+	if m == nil {
+		t.Fatalf("the harness did not finish:\n%s", tail(string(out)))
+	}
+	raw := strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(m[1])
+	var failed struct{ Error string }
+	if err := json.Unmarshal([]byte(raw), &failed); err != nil {
+		t.Fatalf("harness result %s: %v", raw, err)
+	}
+	if failed.Error != "" {
+		t.Fatalf("the harness failed: %s", failed.Error)
+	}
+	if err := json.Unmarshal([]byte(raw), res); err != nil {
+		t.Fatalf("harness result %s: %v", raw, err)
+	}
+	return raw
+}
+
+var harnessResult = regexp.MustCompile(`data-result="([^"]*)"`)
+
 func fileURL(page string) string {
 	path, rest, _ := strings.Cut(page, "?")
 	if rest != "" {
@@ -394,31 +426,15 @@ f.addEventListener('load', function () { later(50, function () {
 func interact(t *testing.T, b *browser, page, failed string) {
 	t.Helper()
 	h := strings.NewReplacer("PAGE", filepath.Base(page), "LAST", "s-reference-minicodex.send.turn", "FAILED", failed).Replace(harness)
-	path := filepath.Join(filepath.Dir(page), "harness.html")
-	if err := os.WriteFile(path, []byte(h), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, _ := b.run("--allow-file-access-from-files", "--virtual-time-budget=15000", "--window-size=1280,1000", "--dump-dom", fileURL(path))
-	m := regexp.MustCompile(`data-result="([^"]*)"`).FindStringSubmatch(string(out))
-	if m == nil {
-		t.Fatalf("the harness did not finish:\n%s", tail(string(out)))
-	}
 	var res struct {
 		Scrolled                             bool
 		SearchShown, ClearShown, MatchShown  string
 		SearchDelta, ClearDelta, ExpandDelta float64
 		Open, MatchRows                      int
 		RowFlash, RowInView, Toggled         bool
-		Error                                string
 	}
-	raw := strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(m[1])
-	if err := json.Unmarshal([]byte(raw), &res); err != nil {
-		t.Fatalf("harness result %s: %v", raw, err)
-	}
+	raw := b.harness(t, filepath.Join(filepath.Dir(page), "harness.html"), h, 15000, &res)
 	t.Logf("interaction: %s", raw)
-	if res.Error != "" {
-		t.Fatalf("the harness failed: %s", res.Error)
-	}
 	near := func(d float64) bool { return d > -2 && d < 2 }
 	if !res.Scrolled || res.SearchShown != "2" || !near(res.SearchDelta) || res.ClearShown != "8" || !near(res.ClearDelta) ||
 		res.Open != 8 || !near(res.ExpandDelta) {
@@ -505,27 +521,13 @@ func TestReportInBrowserRootCauses(t *testing.T) {
 		t.Error("the first root cause's scenario starts open: the link would not test lazy rendering")
 	}
 	h := strings.Replace(rootHarness, "PAGE", filepath.Base(page), 1)
-	path := filepath.Join(dir, "root-harness.html")
-	if err := os.WriteFile(path, []byte(h), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, _ := b.run("--allow-file-access-from-files", "--virtual-time-budget=10000", "--window-size=1280,1000", "--dump-dom", fileURL(path))
-	m := regexp.MustCompile(`data-result="([^"]*)"`).FindStringSubmatch(string(out))
-	if m == nil {
-		t.Fatalf("the harness did not finish:\n%s", tail(string(out)))
-	}
-	raw := strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(m[1])
-	t.Logf("root cause link: %s", raw)
 	var res struct {
 		ClosedBefore, RenderedBefore, Rendered, Open, InView, Payload bool
-		Cls, Hash, Error                                              string
+		Cls, Hash                                                     string
 	}
-	if err := json.Unmarshal([]byte(raw), &res); err != nil {
-		t.Fatalf("harness result %s: %v", raw, err)
-	}
-	if res.Error != "" {
-		t.Fatalf("the harness failed: %s", res.Error)
-	}
+	path := filepath.Join(dir, "root-harness.html")
+	raw := b.harness(t, path, h, 10000, &res)
+	t.Logf("root cause link: %s", raw)
 	if !res.ClosedBefore || res.RenderedBefore || !res.Rendered || !res.Open || !res.InView || !res.Payload ||
 		!strings.Contains(res.Cls, "bad-2") || !strings.Contains(res.Cls, "flash") || res.Hash != "#s-ours-m.s01-f2" {
 		t.Errorf("the first root cause's frame link: %s", raw)

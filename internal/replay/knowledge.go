@@ -49,7 +49,12 @@ func (k Knowledge) IsClientTimed(typ string) bool {
 // knowledge is the table of the five dialects, from their specs.
 var knowledge = map[string]Knowledge{
 	"minicodex": {
-		Volatile: []string{"ts", "started_at", "finished_at", "assistant_text:/text", "assistant_text:/delta", "reasoning:/text", "reasoning:/delta"},
+		// session_state/last_event_id is the session's newest event when
+		// the handshake was answered: a run goes on while the tab is gone
+		// (§Handshake & resume), so how far it got by the resume is timing,
+		// not behaviour. The replayed delta itself is compared.
+		Volatile: []string{"ts", "started_at", "finished_at", "assistant_text:/text", "assistant_text:/delta", "reasoning:/text", "reasoning:/delta",
+			"welcome:/session_state/last_event_id"},
 		IDs:      []string{"session_id", "run_id", "req_id", "call_id", "client_msg_id", "active_run_id"},
 		Cursors:  []string{"resume:/last_seen_event_id"},
 		Timed:    []string{"heartbeat", "backpressure"},

@@ -3,8 +3,10 @@ package replay
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -86,7 +88,7 @@ func record(t testing.TB, name, tags string) []byte {
 	}
 	for _, s := range res {
 		if s.Verdict != reports.Passed && s.Verdict != reports.NonStrict {
-			t.Fatalf("scenario %s through the proxy: %s %s", s.ID, s.Verdict, s.Reason)
+			t.Fatalf("scenario %s through the proxy: %s %s%s", s.ID, s.Verdict, s.Reason, failedStep(s))
 		}
 	}
 	_ = hs.Shutdown(ctx)
@@ -94,4 +96,19 @@ func record(t testing.TB, name, tags string) []byte {
 		t.Fatalf("proxy shutdown: %v", err)
 	}
 	return rec.Bytes()
+}
+
+// failedStep renders a scenario's failed step and the frames it received,
+// so that a failure seen once under load can be understood from the log.
+func failedStep(s reports.Scenario) string {
+	var sb strings.Builder
+	for _, st := range s.Steps {
+		if st.Status == "failed" {
+			fmt.Fprintf(&sb, "\n  step %q\n  expected %s\n  actual   %s", st.Text, st.Expected, st.Actual)
+		}
+	}
+	for _, f := range s.Frames {
+		fmt.Fprintf(&sb, "\n  %s #%d %s %.200s", f.Conn, f.Index, f.Type, f.Payload)
+	}
+	return sb.String()
 }

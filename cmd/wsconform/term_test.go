@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -79,8 +80,8 @@ func hostileRecording(t *testing.T, dir string, rng *rand.Rand) string {
 		js(map[string]any{"type": "send", "text": h[8], "client_msg_id": h[9], "req_id": "r1", h[10]: 1}),
 		js(map[string]any{"type": "assistant_text", "text": h[11], "event_id": 1}),
 		js(map[string]any{"type": "assistant_text", "text": h[0], "event_id": 1}), // a replay that differs: a diff
-		`{"type":"` + h[1] + `","v":` + h[2], // raw, not JSON
-		"\xff\xfe" + h[3],                   // not UTF-8
+		`{"type":"` + h[1] + `","v":` + h[2],                                      // raw, not JSON
+		"\xff\xfe" + h[3],                                                         // not UTF-8
 	}
 	for i, p := range payloads {
 		dir := wire.ServerToClient
@@ -262,6 +263,23 @@ func TestRunHostileTarget(t *testing.T) {
 					t.Errorf("%s: the JSON report holds %s", what, secret)
 				}
 			}
+		}
+	}
+}
+
+// TestServeLogEscapes: serve --verbose's log quotes and escapes what a
+// client controls, whatever it is, in values, errors and messages alike.
+func TestServeLogEscapes(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(22, 5))
+	for _, s := range hostileTexts(rng, 200) {
+		var b strings.Builder
+		log := verboseLog(&b)
+		log.Info("connection opened", "conn", s, "path", "/ws/"+s)
+		log.Error("coworker: drop event", "err", errors.New(s))
+		log.Info(s)
+		if bad := consoletest.Unsafe([]byte(b.String()), false); bad != "" || strings.Count(b.String(), "\n") != 3 {
+			t.Fatalf("logging %q: %s (%d lines, want 3)\n%s", s, bad, strings.Count(b.String(), "\n"), b.String())
 		}
 	}
 }

@@ -28,7 +28,7 @@ type Printer struct {
 	bold, dim                *color.Color
 
 	mu    sync.Mutex
-	scrub *redact.Scrubber // guarded by mu: it learns secrets as it redacts
+	scrub *redact.Scrubber // the secrets Secrets told of; guarded by mu
 }
 
 // ColorModes accepted by New.

@@ -25,7 +25,7 @@ func TestEscape(t *testing.T) {
 		{"\U000E0041\U000E007F", `\U000e0041\U000e007f`},
 		{"\xff\xc3(", `\xff\xc3(`},
 		{"\xed\xa0\x80", `\xed\xa0\x80`}, // a surrogate is not UTF-8
-		{"\ufffd", "\ufffd"},                // a real replacement character stays
+		{"\ufffd", "\ufffd"},             // a real replacement character stays
 		{`C:\path`, `C:\path`},
 	}
 	for _, tt := range tests {

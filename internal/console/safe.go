@@ -3,6 +3,8 @@ package console
 import (
 	"fmt"
 	"io"
+
+	"github.com/wsconform/wsconform/internal/redact"
 )
 
 // safe wraps a Printer method's arguments so that each one, formatted with
@@ -34,25 +36,31 @@ func (a safeArg) Format(f fmt.State, verb rune) {
 	_, _ = io.WriteString(f, Escape(a.p.redact(s)))
 }
 
-// redact redacts one formatted argument, remembering the secrets it
-// reveals for the arguments after it.
+// redact redacts one formatted argument as a report's texts are
+// (credential name=value pairs, header lines, JSON members, URL
+// passwords) and replaces the secrets Secrets told of. It learns nothing
+// from the argument itself: what a peer sends must not grow the printer's
+// memory over a long proxy session.
 func (p *Printer) redact(s string) string {
-	if p.scrub == nil || s == "" {
+	if s == "" {
 		return s
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.scrub.Text(s)
+	s = p.scrub.Literals(s)
+	p.mu.Unlock()
+	return redact.Text(s)
 }
 
 // Secrets tells the printer what is secret before it is printed: it
 // redacts each text as a report does (a command line with --header
 // 'Authorization: Bearer …' and --var host_token=…, a URL with a token
 // query) and remembers the values found, so that the console redacts them
-// wherever else they show up (a re-run command, an error quoting the
-// token), as the reports do.
+// wherever else they show up (a re-run command, a server echoing the
+// token, an error quoting it), as the reports do.
 func (p *Printer) Secrets(texts ...string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for _, t := range texts {
-		_ = p.redact(t)
+		_ = p.scrub.Text(t)
 	}
 }

@@ -151,7 +151,7 @@ Feature: the server's words on the console
       """
       {"type": "hello", "v": "1.0.0"}
       """
-    Then the client receives "welcome" with:
+    Then the client receives "welcome" within 300ms with:
       """
       {"v": "1.0.0"}
       """
@@ -241,7 +241,7 @@ func TestRunHostileTarget(t *testing.T) {
 		for _, colour := range []string{"never", "always"} {
 			report := filepath.Join(dir, fmt.Sprintf("r%d-%s.json", round, colour))
 			code, out, errs := wsconform(t, "run", "--features", filepath.Dir(features), "--target", target+"/ws", "--color", colour,
-				"--header", "Authorization: Bearer "+bearer, "--var", "host_token="+hostToken, "--timeout-scale", "0.2", "--json", report)
+				"--header", "Authorization: Bearer "+bearer, "--var", "host_token="+hostToken, "--json", report)
 			what := fmt.Sprintf("round %d, --color %s", round, colour)
 			if code != exitFail {
 				t.Fatalf("%s: exit %d, want %d (the scenarios fail)\n%s\n%s", what, code, exitFail, out, errs)

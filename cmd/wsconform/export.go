@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/wsconform/wsconform/cmd/internal/cli"
+	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
 )
@@ -60,12 +61,14 @@ func runExport(_ context.Context, args []string, stdout, stderr io.Writer) error
 const maxSkippedShown = 10
 
 // skipped prints the first unreadable parts of the recording as they are
-// met (a file of a million broken lines prints ten).
+// met (a file of a million broken lines prints ten), through a Printer: a
+// problem quotes the recording, which quotes a peer.
 func skipped(w io.Writer, path string) func(recording.Problem) {
 	n := 0
+	pr := console.New(w, console.ColorNever)
 	return func(p recording.Problem) {
 		if n++; n <= maxSkippedShown {
-			fmt.Fprintf(w, "%s: skipped %s\n", path, p)
+			pr.Printf("%s: skipped %s\n", path, p)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
 	"github.com/wsconform/wsconform/internal/web"
+	"github.com/wsconform/wsconform/reports"
 )
 
 const gateAbout = `The CI gate for client implementations. Starts the reference server and the
@@ -168,8 +169,10 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// printGate says what was judged and which part failed.
+// printGate says what was judged and which part failed, from the report
+// redacted.
 func printGate(p *console.Printer, res gate.Result) {
+	res.Report = reports.Redact(res.Report)
 	p.Printf("\n")
 	if res.CommandErr != nil {
 		p.Fail("✗ client command failed: ")

@@ -18,8 +18,9 @@ const againstConsoleMembers = 8
 
 // printAgainst prints one line per connection with its diff count, the
 // differing rows (every row with verbose), the distinct problems the check
-// engine found in the new traffic, notes and the verdict.
+// engine found in the new traffic, notes and the verdict, redacted.
 func printAgainst(p *console.Printer, rep *reports.Report, quiet, verbose bool) {
+	rep = reports.Redact(rep) // the console shows what the reports show
 	differ := 0
 	for _, d := range rep.Replays {
 		if !d.Matched {

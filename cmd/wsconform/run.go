@@ -102,6 +102,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		human = stderr // stdout carries the report
 	}
 	p := console.New(human, f.colorMode)
+	consoleSecrets(p, args, opts)
 	if f.steps {
 		printSteps(stdout)
 		return nil

@@ -151,8 +151,10 @@ func printErrors(p *console.Printer, rep *reports.Report) {
 
 // printSummary prints the distinct problems, the counts per target, the
 // failures with the command that re-runs each, stale baseline entries,
-// and the verdict.
+// and the verdict. It prints the report redacted, whatever --no-redact
+// says of the files: a CI log is an artifact too.
 func printSummary(p *console.Printer, rep *reports.Report) {
+	rep = reports.Redact(rep)
 	printErrors(p, rep)
 	printRootCauses(p, rep)
 	p.Printf("\n")
@@ -166,11 +168,13 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 				c[s.Verdict]++
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", t.Name, c[reports.Passed], c[reports.NonStrict], c[reports.Failed],
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", console.Escape(t.Name), c[reports.Passed], c[reports.NonStrict], c[reports.Failed],
 			c[reports.Flaky], c[reports.Inconclusive], c[reports.Skipped], c[reports.Error])
 	}
 	tw.Flush()
-	p.Printf("%s", b.String())
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		p.Printf("%s\n", strings.TrimSuffix(line, "\n")) // one line each: the Printer escapes a newline in an argument
+	}
 	var reruns []reports.Scenario
 	for _, s := range rep.Scenarios {
 		if s.Rerun != "" {
@@ -267,6 +271,25 @@ func printCatalog(p *console.Printer, cat *runner.Catalog) {
 		p.Dim("  %s:%d\n", c.File, c.Line)
 	}
 	p.Printf("%d scenarios\n", len(cat.Cases))
+}
+
+// consoleSecrets tells p the secrets of a run before anything is printed:
+// its command line, --header and --var values and target URLs, redacted as
+// the reports redact them, so that a re-run command, a step with a --var
+// expanded or an error quoting a token shows a marker on the console too.
+func consoleSecrets(p *console.Printer, args []string, opts runner.Options) {
+	p.Secrets("wsconform run " + shellJoin(args))
+	for name, vals := range opts.Headers {
+		for _, v := range vals {
+			p.Secrets(name + ": " + v)
+		}
+	}
+	for name, v := range opts.Vars {
+		p.Secrets(name + "=" + v)
+	}
+	for _, t := range opts.Targets {
+		p.Secrets(t.URL)
+	}
 }
 
 // printSteps is --steps: the vocabulary with an example each.

@@ -102,7 +102,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		},
 	}
 	if *verbose {
-		opts.Log = slog.New(slog.NewTextHandler(stderr, nil))
+		opts.Log = verboseLog(stderr)
 	}
 	return serve(ctx, *listen, opts, stdout, stderr)
 }
@@ -274,4 +274,18 @@ func serveAbout() string {
 		"connection was used a further one gets 410, or the recording again with --loop. A summary\n" +
 		"is printed on exit. `wsconform gate --replay FILE -- CMD` is the same as a CI gate.\n")
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// verboseLog is serve --verbose's log. slog's TextHandler quotes a value
+// with a control or non-printable character, but not one with DEL, so
+// every text (message, string and error values) goes through
+// console.Escape first: what a client put in a path or an error is shown,
+// never obeyed (TestServeLogEscapes).
+func verboseLog(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if k := a.Value.Kind(); k == slog.KindString || k == slog.KindAny {
+			a.Value = slog.StringValue(console.Escape(a.Value.String()))
+		}
+		return a
+	}}))
 }

@@ -80,9 +80,9 @@ func walkDiff(ptr string, a, b any, out *[]string) {
 			bv, inB := bm[k]
 			switch {
 			case !inA:
-				*out = append(*out, "+ "+p+": "+short(bv))
+				*out = append(*out, "+ "+diffPointer(p)+": "+short(bv))
 			case !inB:
-				*out = append(*out, "- "+p+": "+short(av))
+				*out = append(*out, "- "+diffPointer(p)+": "+short(av))
 			default:
 				walkDiff(p, av, bv, out)
 			}
@@ -102,6 +102,12 @@ func walkDiff(ptr string, a, b any, out *[]string) {
 		if p == "" {
 			p = "/"
 		}
-		*out = append(*out, "- "+p+": "+short(a), "+ "+p+": "+short(b))
+		*out = append(*out, "- "+diffPointer(p)+": "+short(a), "+ "+diffPointer(p)+": "+short(b))
 	}
 }
+
+// diffPointer keeps a pointer on its diff line: a member name is the
+// peer's and may hold a line break, which would start a line of its own
+// (a forged "+ /ok: true" in a console, a wrong first difference here).
+// Values need nothing: short writes them as JSON, which escapes them.
+var diffPointer = strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace

@@ -5,18 +5,30 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
 
 	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/redact"
+	"github.com/wsconform/wsconform/reports"
 )
 
-// Printer writes human output to one writer.
+// Printer writes human output to one writer. What it prints is safe for
+// a terminal and free of credentials whoever supplied it: every argument
+// of its methods is redacted (package redact, as the reports are) and
+// escaped (Escape), while its format strings, the tool's own words, keep
+// their newlines and its colours. A Printer is safe for concurrent use as
+// far as its own state goes; writers that must not interleave are
+// serialised by Shared.
 type Printer struct {
 	w                        io.Writer
 	red, yellow, cyan, green *color.Color
 	bold, dim                *color.Color
+
+	mu    sync.Mutex
+	scrub *redact.Scrubber // the secrets Secrets told of; guarded by mu
 }
 
 // ColorModes accepted by New.
@@ -61,36 +73,43 @@ func New(w io.Writer, mode string) *Printer {
 	mk := func(attrs ...color.Attribute) *color.Color { return NewColor(on, attrs...) }
 	return &Printer{w: w,
 		red: mk(color.FgRed, color.Bold), yellow: mk(color.FgYellow, color.Bold), cyan: mk(color.FgCyan),
-		green: mk(color.FgGreen, color.Bold), bold: mk(color.Bold), dim: mk(color.Faint)}
+		green: mk(color.FgGreen, color.Bold), bold: mk(color.Bold), dim: mk(color.Faint),
+		scrub: redact.NewScrubber()}
 }
 
 // Printf writes plain text.
-func (p *Printer) Printf(format string, args ...any) { fmt.Fprintf(p.w, format, args...) }
+func (p *Printer) Printf(format string, args ...any) { fmt.Fprintf(p.w, format, p.safe(args)...) }
 
 // Bold writes emphasized text.
-func (p *Printer) Bold(format string, args ...any) { p.bold.Fprintf(p.w, format, args...) }
+func (p *Printer) Bold(format string, args ...any) { p.Color(p.bold, format, args...) }
 
 // Dim writes secondary text.
-func (p *Printer) Dim(format string, args ...any) { p.dim.Fprintf(p.w, format, args...) }
+func (p *Printer) Dim(format string, args ...any) { p.Color(p.dim, format, args...) }
 
 // Pass writes a success verdict.
-func (p *Printer) Pass(format string, args ...any) { p.green.Fprintf(p.w, format, args...) }
+func (p *Printer) Pass(format string, args ...any) { p.Color(p.green, format, args...) }
 
 // Fail writes a failure verdict.
-func (p *Printer) Fail(format string, args ...any) { p.red.Fprintf(p.w, format, args...) }
+func (p *Printer) Fail(format string, args ...any) { p.Color(p.red, format, args...) }
 
 // Warn writes a non-strict verdict.
-func (p *Printer) Warn(format string, args ...any) { p.yellow.Fprintf(p.w, format, args...) }
+func (p *Printer) Warn(format string, args ...any) { p.Color(p.yellow, format, args...) }
+
+// Color writes text in c (made by NewColor), its arguments redacted and
+// escaped like Printf's: for a console with colours of its own.
+func (p *Printer) Color(c *color.Color, format string, args ...any) {
+	c.Fprintf(p.w, format, p.safe(args)...)
+}
 
 // Severity writes a severity label padded to a column, in its color.
 func (p *Printer) Severity(s check.Severity) {
 	switch s {
 	case check.Error:
-		p.red.Fprintf(p.w, "✗ %-7s", s)
+		p.Color(p.red, "✗ %-7s", s)
 	case check.Warning:
-		p.yellow.Fprintf(p.w, "! %-7s", s)
+		p.Color(p.yellow, "! %-7s", s)
 	default:
-		p.cyan.Fprintf(p.w, "i %-7s", s)
+		p.Color(p.cyan, "i %-7s", s)
 	}
 }
 
@@ -115,7 +134,10 @@ func (p *Printer) Evidence(e check.Evidence, quote, indent string) {
 
 // Finding prints one finding; where names its session when there are
 // several.
+// Its texts are redacted as a report's are (a credential member's Actual
+// included), whatever the caller did.
 func (p *Printer) Finding(f check.Finding, where string) {
+	f = reports.RedactFinding(f)
 	p.Printf("  ")
 	p.Severity(f.Severity)
 	p.Bold(" %s", f.Rule)
@@ -142,9 +164,9 @@ func (p *Printer) Finding(f check.Finding, where string) {
 			p.Dim("%s%s", indent, label)
 			switch {
 			case strings.HasPrefix(line, "- "):
-				p.red.Fprintln(p.w, line)
+				p.Color(p.red, "%s\n", line)
 			case strings.HasPrefix(line, "+ "):
-				p.green.Fprintln(p.w, line)
+				p.Color(p.green, "%s\n", line)
 			default:
 				p.Printf("%s\n", line)
 			}

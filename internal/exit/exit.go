@@ -8,6 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/wsconform/wsconform/internal/console"
+	"github.com/wsconform/wsconform/internal/redact"
 )
 
 // The exit codes of every command.
@@ -47,7 +51,8 @@ var Failed = &Error{Code: Fail}
 
 // Code prints err for prog on stderr and returns the code to exit with.
 // A usage error ends with the hint to run help: prog plus what helpTopic
-// (which may be nil) names.
+// (which may be nil) names. The error is printed redacted and escaped
+// (see printErr): its text can quote the network.
 func Code(err error, stderr io.Writer, prog string, helpTopic func(error) string) int {
 	if err == nil {
 		return OK
@@ -55,7 +60,7 @@ func Code(err error, stderr io.Writer, prog string, helpTopic func(error) string
 	var ee *Error
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", prog, ee.Err)
+			printErr(stderr, prog, ee.Err, ee.Code != Usage)
 		}
 		if ee.Code == Usage && ee.Err != nil {
 			topic := ""
@@ -70,6 +75,43 @@ func Code(err error, stderr io.Writer, prog string, helpTopic func(error) string
 		fmt.Fprintf(stderr, "%s: interrupted\n", prog)
 		return Harness
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+	printErr(stderr, prog, err, true)
 	return Harness
+}
+
+// printErr prints err as "prog: text", one line per error that
+// errors.Join joined (the one multi-line error the tool builds). Each text
+// is escaped for the terminal: a close reason, a server's HTTP body or a
+// message type in it must not drive the terminal or start a line. With
+// scrub it is also redacted like the reports (a dial error quoting
+// ws://h/?token=…); a usage error is not, being the tool's words about
+// the command line just typed, whose placeholders ("--var password=…",
+// 'Key: Value') read as credentials.
+func printErr(w io.Writer, prog string, err error, scrub bool) {
+	for _, line := range errLines(err) {
+		if scrub {
+			line = redact.Text(line)
+		}
+		fmt.Fprintf(w, "%s: %s\n", prog, console.Escape(line))
+	}
+}
+
+// errLines splits what errors.Join joined, at any depth of joins; any
+// other error is one line whatever its text holds.
+func errLines(err error) []string {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []string{err.Error()}
+	}
+	var lines []string
+	for _, e := range j.Unwrap() {
+		if e != nil {
+			lines = append(lines, errLines(e)...)
+		}
+	}
+	// fmt.Errorf with several %w unwraps to a list too, but is one text.
+	if joined := strings.Join(lines, "\n"); joined != err.Error() {
+		return []string{err.Error()}
+	}
+	return lines
 }

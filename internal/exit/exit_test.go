@@ -24,6 +24,14 @@ func TestCode(t *testing.T) {
 		{"wrapped", fmt.Errorf("outer: %w", &Error{Code: Fail}), Fail, ""},
 		{"interrupted", context.Canceled, Harness, "prog: interrupted\n"},
 		{"other", errors.New("boom"), Harness, "prog: boom\n"},
+		// What the network put in an error text is escaped and redacted.
+		{"close reason", HarnessErr(errors.New("websocket: close 1008: \x1b]0;x\a\x1b[2J\nPASS\u202e")), Harness,
+			`prog: websocket: close 1008: \x1b]0;x\x07\x1b[2J\nPASS\u202e` + "\n"},
+		{"token", errors.New("dial ws://h/ws?token=abcdef123456: refused"), Harness, "prog: dial ws://h/ws?token=redacted(12): refused\n"},
+		// The tool's own list of errors is one line each.
+		{"joined", HarnessErr(errors.Join(errors.New("write a.json: denied"), fmt.Errorf("serve: %w", errors.New("x\ny")))), Harness,
+			"prog: write a.json: denied\nprog: serve: x\\ny\n"},
+		{"several %w is one text", fmt.Errorf("a: %w, b: %w", errors.New("1"), errors.New("2")), Harness, "prog: a: 1, b: 2\n"},
 	}
 	for _, tt := range tests {
 		var b bytes.Buffer

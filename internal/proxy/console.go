@@ -31,8 +31,12 @@ import (
 //
 // With Quiet only findings, failures (upstream unreachable, recording
 // stopped) and the summary are printed.
+//
+// Everything goes through the Printer, never to the buffer directly: what
+// a peer controls (types, close reasons, paths, session ids, messages) is
+// redacted and escaped on the way, so a frame cannot drive the terminal.
 type liveConsole struct {
-	w     *bufio.Writer
+	w     *bufio.Writer // flushed here, written through pr only
 	pr    *console.Printer
 	quiet bool
 	on    bool
@@ -67,7 +71,7 @@ func (lc *liveConsole) flush() {
 func (lc *liveConsole) verbose() bool { return lc.w != nil && !lc.quiet }
 
 func (lc *liveConsole) stamp(t time.Time) {
-	lc.dim.Fprint(lc.w, t.Format("15:04:05.000")+" ")
+	lc.pr.Color(lc.dim, "%s ", t.Format("15:04:05.000"))
 }
 
 func (lc *liveConsole) open(ev event, faults []fault.Spec) {
@@ -76,19 +80,19 @@ func (lc *liveConsole) open(ev event, faults []fault.Spec) {
 	}
 	c := ev.c
 	lc.stamp(ev.time)
-	lc.conn.Fprintf(lc.w, "%s", c.id)
-	fmt.Fprintf(lc.w, " open %s", c.path)
-	lc.dim.Fprintf(lc.w, " → %s", redact(c.url))
+	lc.pr.Color(lc.conn, "%s", c.id)
+	lc.pr.Printf(" open %s", c.path)
+	lc.pr.Color(lc.dim, " → %s", redact(c.url))
 	if c.subprotocol != "" {
-		lc.dim.Fprintf(lc.w, " · subprotocol %s", c.subprotocol)
+		lc.pr.Color(lc.dim, " · subprotocol %s", c.subprotocol)
 	}
 	if ev.session != "" {
-		lc.dim.Fprintf(lc.w, " · session %s", ev.session)
+		lc.pr.Color(lc.dim, " · session %s", ev.session)
 	}
 	if len(faults) > 0 {
-		lc.warn.Fprintf(lc.w, " · faults %s", faultList(faults))
+		lc.pr.Color(lc.warn, " · faults %s", faultList(faults))
 	}
-	fmt.Fprintln(lc.w)
+	lc.pr.Printf("\n")
 }
 
 func (lc *liveConsole) frame(f wire.Frame, typ, seqLabel, seq string) {
@@ -96,29 +100,29 @@ func (lc *liveConsole) frame(f wire.Frame, typ, seqLabel, seq string) {
 		return
 	}
 	lc.stamp(f.Time)
-	lc.conn.Fprintf(lc.w, "%-4s", f.Conn)
+	lc.pr.Color(lc.conn, "%-4s", f.Conn)
 	arrow := lc.s2c
 	if f.Dir == wire.ClientToServer {
 		arrow = lc.c2s
 	}
-	arrow.Fprintf(lc.w, " %s ", f.Dir.Arrow())
+	lc.pr.Color(arrow, " %s ", f.Dir.Arrow())
 	switch f.Op {
 	case wire.OpText:
 		if typ == "" {
 			typ = "(no type)"
 		}
-		arrow.Fprintf(lc.w, "%-24s", typ)
+		lc.pr.Color(arrow, "%-24s", typ)
 	case wire.OpClose:
-		lc.dim.Fprintf(lc.w, "%-24s", fmt.Sprintf("[close %d %q]", f.CloseCode, f.Payload))
+		lc.pr.Color(lc.dim, "%-24s", fmt.Sprintf("[close %d %q]", f.CloseCode, f.Payload))
 	default:
-		lc.dim.Fprintf(lc.w, "%-24s", "["+f.Op.String()+"]")
+		lc.pr.Color(lc.dim, "%-24s", "["+f.Op.String()+"]")
 	}
 	if seq != "" {
-		fmt.Fprintf(lc.w, " %-14s", seqLabel+"="+seq)
+		lc.pr.Printf(" %-14s", seqLabel+"="+seq)
 	} else {
-		fmt.Fprintf(lc.w, " %-14s", "")
+		lc.pr.Printf(" %-14s", "")
 	}
-	lc.dim.Fprintf(lc.w, " %9s\n", size(len(f.Payload)))
+	lc.pr.Color(lc.dim, " %9s\n", size(len(f.Payload)))
 }
 
 func (lc *liveConsole) bind(ev event) {
@@ -126,12 +130,12 @@ func (lc *liveConsole) bind(ev event) {
 		return
 	}
 	lc.stamp(ev.time)
-	lc.conn.Fprintf(lc.w, "%s", ev.c.id)
-	fmt.Fprintf(lc.w, " session %s", ev.session)
+	lc.pr.Color(lc.conn, "%s", ev.c.id)
+	lc.pr.Printf(" session %s", ev.session)
 	if ev.parent != "" {
-		lc.dim.Fprintf(lc.w, " (reconnects %s)", ev.parent)
+		lc.pr.Color(lc.dim, " (reconnects %s)", ev.parent)
 	}
-	fmt.Fprintln(lc.w)
+	lc.pr.Printf("\n")
 }
 
 func (lc *liveConsole) closed(ev event, frames int64) {
@@ -139,7 +143,7 @@ func (lc *liveConsole) closed(ev event, frames int64) {
 		return
 	}
 	lc.stamp(ev.time)
-	lc.conn.Fprintf(lc.w, "%s", ev.c.id)
+	lc.pr.Color(lc.conn, "%s", ev.c.id)
 	e := ev.end
 	text := fmt.Sprintf(" closed %d", e.code)
 	if e.reason != "" {
@@ -147,11 +151,11 @@ func (lc *liveConsole) closed(ev event, frames int64) {
 	}
 	text += " by " + e.by
 	if e.code == 1000 || e.code == 1001 {
-		fmt.Fprint(lc.w, text)
+		lc.pr.Printf("%s", text)
 	} else {
-		lc.warn.Fprint(lc.w, text)
+		lc.pr.Color(lc.warn, "%s", text)
 	}
-	lc.dim.Fprintf(lc.w, " · %d frames\n", frames)
+	lc.pr.Color(lc.dim, " · %d frames\n", frames)
 }
 
 func (lc *liveConsole) dialect(ev event) {
@@ -160,15 +164,15 @@ func (lc *liveConsole) dialect(ev event) {
 	}
 	if ev.dialect == "" {
 		lc.stamp(ev.time)
-		lc.warn.Fprintf(lc.w, "dialect not detected: %s; frames are relayed and recorded, not checked\n", ev.reason)
+		lc.pr.Color(lc.warn, "dialect not detected: %s; frames are relayed and recorded, not checked\n", ev.reason)
 		return
 	}
 	if lc.quiet {
 		return
 	}
 	lc.stamp(ev.time)
-	fmt.Fprintf(lc.w, "dialect %s", ev.dialect)
-	lc.dim.Fprintf(lc.w, " (%s)\n", ev.reason)
+	lc.pr.Printf("dialect %s", ev.dialect)
+	lc.pr.Color(lc.dim, " (%s)\n", ev.reason)
 }
 
 func (lc *liveConsole) note(ev event) {
@@ -180,7 +184,7 @@ func (lc *liveConsole) note(ev event) {
 		lc.pr.Fail("%s\n", ev.text)
 		return
 	}
-	lc.dim.Fprintf(lc.w, "%s\n", ev.text)
+	lc.pr.Color(lc.dim, "%s\n", ev.text)
 }
 
 // finding prints a finding in full, or, when it repeats a problem the
@@ -198,7 +202,7 @@ func (lc *liveConsole) finding(f check.Finding, session string, first int64, rep
 	lc.pr.Printf("  ")
 	lc.pr.Severity(f.Severity)
 	lc.pr.Bold(" %s", f.Rule)
-	lc.dim.Fprintf(lc.w, "  frame %d · %s · %s · same problem as frame %d\n", f.Frame, f.Conn, oneLine(f.Message), first)
+	lc.pr.Color(lc.dim, "  frame %d · %s · %s · same problem as frame %d\n", f.Frame, f.Conn, oneLine(f.Message), first)
 }
 
 func oneLine(s string) string {
@@ -235,25 +239,26 @@ func (v *validator) printSummary(r *reports.Report) {
 		return
 	}
 	defer lc.flush()
+	r = reports.Redact(r) // the console shows what the reports show
 	conns, frames := 0, int64(0)
 	for _, s := range r.Sessions {
 		conns += len(s.Conns)
 		frames += s.FramesTotal
 	}
-	fmt.Fprintf(lc.w, "\nwsproxy: %s · %s · %s", plural(len(r.Sessions), "session"), plural(conns, "connection"), plural(int(frames), "frame"))
+	lc.pr.Printf("\nwsproxy: %s · %s · %s", plural(len(r.Sessions), "session"), plural(conns, "connection"), plural(int(frames), "frame"))
 	if n := v.p.tap.uncheckedFrames(); n > 0 {
-		lc.warn.Fprintf(lc.w, " (%d not checked)", n)
+		lc.pr.Color(lc.warn, " (%d not checked)", n)
 	}
 	if v.dialectName != "" {
-		fmt.Fprintf(lc.w, " · %s", v.dialectName)
+		lc.pr.Printf(" · %s", v.dialectName)
 	}
-	fmt.Fprintln(lc.w)
+	lc.pr.Printf("\n")
 	for _, s := range r.Sessions {
 		var c console.Counts
 		for _, f := range s.Findings {
 			c.Add(f.Severity)
 		}
-		fmt.Fprint(lc.w, "  ")
+		lc.pr.Printf("  ")
 		switch s.Verdict {
 		case reports.Error:
 			lc.pr.Fail("✗ %-10s", s.Verdict)
@@ -264,11 +269,11 @@ func (v *validator) printSummary(r *reports.Report) {
 		default:
 			lc.pr.Pass("✓ %-10s", s.Verdict)
 		}
-		fmt.Fprintf(lc.w, " %s", s.ID)
-		lc.dim.Fprintf(lc.w, "  %s, %s, %s\n", plural(len(s.Conns), "connection"), plural(int(s.FramesTotal), "frame"), c)
+		lc.pr.Printf(" %s", s.ID)
+		lc.pr.Color(lc.dim, "  %s, %s, %s\n", plural(len(s.Conns), "connection"), plural(int(s.FramesTotal), "frame"), c)
 	}
 	for _, n := range r.Notes {
-		lc.dim.Fprintf(lc.w, "  %s\n", n)
+		lc.pr.Color(lc.dim, "  %s\n", n)
 	}
 	for _, e := range r.Errors {
 		lc.pr.Fail("  error: %s\n", e)

@@ -102,7 +102,9 @@ func LoadCatalog(fsys fs.FS, paths []string, tags string) (*Catalog, error) {
 	}
 	if len(problems) > 0 {
 		sort.Strings(problems)
-		return nil, errors.New("features: " + strings.Join(problems, "\n  "))
+		// One line: the console escapes newlines in an error (its text
+		// can quote the network), so a list would print as "\n".
+		return nil, errors.New("features: " + strings.Join(problems, "; "))
 	}
 	return cat, nil
 }

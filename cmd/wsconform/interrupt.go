@@ -18,9 +18,10 @@ import (
 // and from a harness error (3).
 
 // stopHint is what main prints when the first signal arrives: the command
-// winds down (it writes its reports), and a second signal is not caught
-// any more, so it ends the process at once.
-const stopHint = "wsconform: stopping: finishing the reports (press Ctrl-C again to quit at once)"
+// winds down (run and gate write their reports, serve closes its
+// connections), and a second signal is not caught any more, so it ends
+// the process at once.
+const stopHint = "wsconform: stopping; press Ctrl-C again to quit at once"
 
 // watchSecondSignal waits for the first SIGINT or SIGTERM (ctx made by
 // signal.NotifyContext), then restores the signals' default action (stop)

@@ -418,16 +418,19 @@ func lede(noun string, total int, count map[Verdict]int) string {
 	switch {
 	case total == 0:
 		return "Nothing was " + map[bool]string{true: "run", false: "seen"}[noun == "scenario"] + "."
-	case bad == 0 && count[NonStrict] == 0 && count[Skipped] == 0 && count[Flaky] == 0 && count[Inconclusive] == 0:
+	case bad == 0 && count[NonStrict] == 0 && count[Skipped] == 0 && count[Flaky] == 0 && count[Inconclusive] == 0 && count[NotRun] == 0:
 		if total == 1 {
 			return "The " + noun + " passed."
 		}
 		return fmt.Sprintf("All %d %ss passed.", total, noun)
 	}
 	var parts []string
-	for _, v := range []Verdict{Failed, Error, Flaky, NonStrict, Inconclusive, Skipped} {
+	for _, v := range []Verdict{Failed, Error, Flaky, NonStrict, Inconclusive, Skipped, NotRun} {
 		if n := count[v]; n > 0 {
 			word := string(v)
+			if v == NotRun {
+				word = "not run"
+			}
 			if v == Error {
 				word = "harness error"
 				if n > 1 {
@@ -705,6 +708,8 @@ func verdictMark(v Verdict) string {
 		return "?"
 	case Skipped:
 		return "–"
+	case NotRun:
+		return "○"
 	case Error:
 		return "!"
 	}

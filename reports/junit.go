@@ -242,6 +242,9 @@ func (s *junitSuite) add(c *junitCase, v Verdict, reason, detail, baselined stri
 	case v == Skipped:
 		s.Skipped++
 		c.Skipped = &junitProblem{Message: oneLine(reason)}
+	case v == NotRun: // the user stopped the run first: neither pass nor fail
+		s.Skipped++
+		c.Skipped = &junitProblem{Message: "not run: " + oneLine(reason), Body: detail}
 	}
 }
 

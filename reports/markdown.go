@@ -81,7 +81,7 @@ func AppendStepSummary(r *Report) error {
 	return nil
 }
 
-var mdEmoji = map[Verdict]string{Passed: "✅", NonStrict: "⚠️", Failed: "❌", Flaky: "🔀", Inconclusive: "❔", Skipped: "⏭️", Error: "⛔"}
+var mdEmoji = map[Verdict]string{Passed: "✅", NonStrict: "⚠️", Failed: "❌", Flaky: "🔀", Inconclusive: "❔", Skipped: "⏭️", NotRun: "⏹️", Error: "⛔"}
 
 func mdHeader(b *strings.Builder, r *Report) {
 	kind := map[string]string{KindRun: "conformance run", KindProxy: "proxy session", KindValidate: "recording validation",
@@ -124,6 +124,17 @@ func mdHeader(b *strings.Builder, r *Report) {
 	}
 	facts = append(facts, fmtDuration(r.Finished.Sub(r.Started)), mdText(r.Tool))
 	b.WriteString(strings.Join(facts, " · ") + "\n\n")
+	if r.Interrupted != "" {
+		fmt.Fprintf(b, "%s **%s**: the %ss that did not finish are not run; they say nothing either way.\n\n", mdEmoji[NotRun], mdText(upperFirst(r.Interrupted)), noun)
+	}
+}
+
+// upperFirst capitalises the first letter of a sentence.
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }
 
 // mdCounts writes the verdict table: a row per target of a run, a row per
@@ -167,14 +178,21 @@ func mdCounts(b *strings.Builder, r *Report) {
 	if len(rows) == 0 {
 		return
 	}
-	b.WriteString("| " + head)
+	// not-run has a column only in an interrupted report
+	var cols []Verdict
 	for _, v := range Verdicts {
+		if v != NotRun || r.Counts[NotRun] > 0 {
+			cols = append(cols, v)
+		}
+	}
+	b.WriteString("| " + head)
+	for _, v := range cols {
 		fmt.Fprintf(b, " | %s %s", mdEmoji[v], v)
 	}
-	b.WriteString(" |\n|---" + strings.Repeat("|---:", len(Verdicts)) + "|\n")
+	b.WriteString(" |\n|---" + strings.Repeat("|---:", len(cols)) + "|\n")
 	for _, x := range rows {
 		b.WriteString("| " + mdText(x.name))
-		for _, v := range Verdicts {
+		for _, v := range cols {
 			fmt.Fprintf(b, " | %d", x.count[v])
 		}
 		b.WriteString(" |\n")

@@ -61,14 +61,20 @@ const (
 	Flaky  Verdict = "flaky"
 	Failed Verdict = "failed"
 	Error  Verdict = "error"
+	// NotRun: the user stopped the run (Ctrl-C, SIGTERM) before the
+	// scenario finished: it had not started, or it was stopped while it
+	// ran. It proves nothing either way; its steps show how far it got.
+	NotRun Verdict = "not-run"
 )
 
 // Verdicts lists every verdict in display order.
-var Verdicts = []Verdict{Passed, NonStrict, Failed, Flaky, Inconclusive, Skipped, Error}
+var Verdicts = []Verdict{Passed, NonStrict, Failed, Flaky, Inconclusive, Skipped, NotRun, Error}
 
 // Rank orders verdicts for "the worst of": an error outranks a failure
 // because a harness that failed says nothing about the target; flaky is
-// below failed (it passed at least once) and above non-strict.
+// below failed (it passed at least once) and above non-strict. Not-run is
+// above non-strict, so that an interrupted run never reads as a pass, and
+// below flaky and failed, which say something about the target.
 func (v Verdict) Rank() int {
 	switch v {
 	case Passed:
@@ -79,12 +85,14 @@ func (v Verdict) Rank() int {
 		return 2
 	case NonStrict:
 		return 3
-	case Flaky:
+	case NotRun:
 		return 4
-	case Failed:
+	case Flaky:
 		return 5
-	case Error:
+	case Failed:
 		return 6
+	case Error:
+		return 7
 	}
 	return 0
 }
@@ -153,6 +161,10 @@ type Report struct {
 	// Notes are what a reader should know that does not change the
 	// verdict: skipped malformed lines, frames left out of the wire log.
 	Notes []string `json:"notes,omitempty"`
+	// Interrupted says that the user stopped the command before it was
+	// done ("interrupted by the user after 12 of 40 scenarios"); what it
+	// did not finish is not-run (MarkInterrupted).
+	Interrupted string `json:"interrupted,omitempty"`
 }
 
 // Target is one server under test (or the upstream of a proxy).

@@ -97,7 +97,7 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'wsconform <command> --help' for a command's flags.\n")
-	fmt.Fprintf(w, "Exit codes: 0 pass, 1 conformance failure, 2 usage error, 3 unreadable input or harness error.\n")
+	fmt.Fprintf(w, "Exit codes: 0 pass, 1 conformance failure, 2 usage error, 3 unreadable input or harness error, 130 interrupted (Ctrl-C, SIGTERM).\n")
 }
 
 // flagSet is a command's flags with the help text --help prints.

@@ -51,7 +51,8 @@ the report carries the per-connection diff.
 Exit codes: 0 when CMD exited 0 and no error finding was made on a client frame
 (with --replay: and the client matched the recording);
 1 when either failed (the output says which); 2 usage (also: CMD not found);
-3 harness error.`
+3 harness error; 130 interrupted (Ctrl-C, SIGTERM): CMD was stopped, and the
+command and traffic checks are "not run" in the reports, never failed.`
 
 func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("gate", "(--dialect NAME [--fault SPEC]... | --replay FILE [--ignore MASK]...) [--html F] [--junit F] [--json F] [--markdown F] -- CMD [ARGS...]", gateAbout, stdout)
@@ -153,6 +154,10 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *timeout > 0 && ctx.Err() == nil && errors.Is(res.CommandErr, context.DeadlineExceeded) {
 		res.CommandErr = fmt.Errorf("the client command ran past --timeout (%s) and was stopped", *timeout)
 	}
+	stopped := ctx.Err() != nil && errors.Is(res.CommandErr, context.Canceled)
+	if stopped {
+		gateInterrupted(res.Report, interruptedBy(ctx))
+	}
 	printGate(p, res)
 	if *record != "" {
 		p.Dim("%s\n", cli.Written("recording", *record))
@@ -160,8 +165,8 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := writeReports(res.Report, out, stdout, p); err != nil {
 		return harnessErr(err)
 	}
-	if ctx.Err() != nil {
-		return ctx.Err()
+	if stopped {
+		return interrupted()
 	}
 	if !res.Passed() {
 		return errFailed
@@ -174,7 +179,9 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func printGate(p *console.Printer, res gate.Result) {
 	res.Report = reports.Redact(res.Report)
 	p.Printf("\n")
-	if res.CommandErr != nil {
+	if res.Report.Interrupted != "" {
+		p.Warn("○ client command stopped: %s\n", res.Report.Interrupted)
+	} else if res.CommandErr != nil {
 		p.Fail("✗ client command failed: ")
 		p.Printf("%v\n", res.CommandErr)
 	} else {
@@ -193,6 +200,8 @@ func printGate(p *console.Printer, res gate.Result) {
 	// acks is one line of work for the client's developer, not 18.
 	printRootCauses(p, res.Report)
 	switch {
+	case res.Connections == 0 && res.Report.Interrupted != "":
+		p.Dim("  the client opened no WebSocket connection before it was stopped\n")
 	case res.Connections == 0:
 		p.Fail("✗ the client opened no WebSocket connection through the gate\n")
 	case res.ClientErrors > 0:
@@ -211,7 +220,9 @@ func printGate(p *console.Printer, res gate.Result) {
 	}
 	printGateReplay(p, res)
 	p.Printf("\n")
-	if res.Passed() {
+	if res.Report.Interrupted != "" {
+		p.Warn("INTERRUPTED")
+	} else if res.Passed() {
 		p.Pass("PASS")
 	} else {
 		p.Fail("FAIL")

@@ -61,7 +61,8 @@ Exit codes: 0 the server conforms and every connection matches within the
 masks, 1 a diff or an error finding, 2 usage error (no RECORDING or
 --against, an unreadable file, a credential missing), 3 target unreachable
 (the reason says whether nothing listens or the handshake was refused), an
-empty recording, or a harness error.`
+empty recording, or a harness error, 130 interrupted (Ctrl-C, SIGTERM) before
+the recording was played to its end: nothing judged, no report.`
 
 // againstFlags are the parsed flags of wsconform replay.
 type againstFlags struct {
@@ -239,7 +240,9 @@ func (f *againstFlags) execute(ctx context.Context, p *console.Printer, stdout i
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return ctx.Err()
+			// not the target's fault: nothing was judged, so there is no
+			// report to write
+			return exit.InterruptedErr(fmt.Errorf("replay: interrupted by %s before the recording was played to its end: nothing was judged, no report written", interruptedBy(ctx)))
 		case errors.Is(err, replay.ErrUnreachable):
 			return harnessErr(fmt.Errorf("replay: %w", err))
 		case rctx.Err() != nil:

@@ -32,9 +32,14 @@ port and tests that. A target is a WebSocket URL: the endpoint of a
 one-endpoint dialect (ws://host:9000/ws) or a base URL (ws://host:9000) of a
 dialect with several (hostd). Several --target NAME=URL run side by side.
 
+Ctrl-C (or SIGTERM) stops the run: the scenarios that finished keep their
+verdicts, the others are "not run" (never errors), the summary and every
+report say "interrupted by the user after N of M scenarios", and the exit
+code is 130. A second Ctrl-C quits at once, without reports.
+
 Exit codes: 0 pass, 1 conformance failure, 2 usage error, 3 target
-unreachable or harness error. Inconclusive and skipped scenarios do not
-change the exit code; flaky ones exit 1.`
+unreachable or harness error, 130 interrupted. Inconclusive and skipped
+scenarios do not change the exit code; flaky ones exit 1.`
 
 // runFlags are the parsed flags of wsconform run.
 type runFlags struct {
@@ -249,7 +254,7 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 			if s.Verdict == reports.Failed || s.Verdict == reports.Flaky {
 				printProgress(p, s, multi, false)
 			}
-		case s.Verdict != reports.Error && s.Verdict != reports.Skipped:
+		case s.Verdict != reports.Error && s.Verdict != reports.Skipped && s.Verdict != reports.NotRun:
 			printProgress(p, s, multi, false)
 		}
 	}
@@ -271,13 +276,14 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 			s.Rerun = rerunCommand(args, s.ID)
 		}
 	}
+	stopped := ctx.Err() != nil && rep.MarkInterrupted(interruptedBy(ctx))
 	rep.Tally()
 	printSummary(p, rep)
 	if err := writeReports(rep, f.out, stdout, p); err != nil {
 		return harnessErr(err)
 	}
-	if ctx.Err() != nil {
-		return ctx.Err() // interrupted: the reports above hold what ran
+	if stopped {
+		return interrupted() // the summary and the reports say what did not run
 	}
 	return exitFor(rep)
 }

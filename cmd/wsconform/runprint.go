@@ -24,6 +24,8 @@ func printVerdictWord(p *console.Printer, v reports.Verdict) {
 		p.Dim("- %s", word)
 	case reports.Inconclusive:
 		p.Warn("? %s", word)
+	case reports.NotRun:
+		p.Dim("○ %s", word)
 	default:
 		p.Fail("✗ %s", word)
 	}
@@ -43,7 +45,7 @@ func printProgress(p *console.Printer, s reports.Scenario, multi, sameError bool
 		p.Dim(" (%s)", s.Duration.Round(time.Millisecond))
 	}
 	p.Printf("\n")
-	if s.Verdict == reports.Passed || s.Verdict == reports.Skipped || sameError {
+	if s.Verdict == reports.Passed || s.Verdict == reports.Skipped || s.Verdict == reports.NotRun || sameError {
 		return
 	}
 	printReason(p, s)
@@ -160,7 +162,7 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 	p.Printf("\n")
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "target\tpassed\tnon-strict\tfailed\tflaky\tinconclusive\tskipped\terror\n")
+	fmt.Fprintf(tw, "target\tpassed\tnon-strict\tfailed\tflaky\tinconclusive\tskipped\terror%s\n", notRunColumn(rep, nil))
 	for _, t := range rep.Targets {
 		c := map[reports.Verdict]int{}
 		for _, s := range rep.Scenarios {
@@ -168,8 +170,8 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 				c[s.Verdict]++
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", console.Escape(t.Name), c[reports.Passed], c[reports.NonStrict], c[reports.Failed],
-			c[reports.Flaky], c[reports.Inconclusive], c[reports.Skipped], c[reports.Error])
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d%s\n", console.Escape(t.Name), c[reports.Passed], c[reports.NonStrict], c[reports.Failed],
+			c[reports.Flaky], c[reports.Inconclusive], c[reports.Skipped], c[reports.Error], notRunColumn(rep, c))
 	}
 	tw.Flush()
 	for _, line := range strings.SplitAfter(strings.TrimSuffix(b.String(), "\n"), "\n") {
@@ -210,11 +212,14 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 		p.Warn("INCONCLUSIVE (nothing failed, but the target could not do everything the scenarios need)")
 	case reports.Failed, reports.Flaky:
 		p.Fail("FAIL")
+	case reports.NotRun:
+		p.Warn("INTERRUPTED")
 	default:
 		p.Fail("ERROR")
 	}
 	n := len(rep.Scenarios)
 	p.Printf("  %d %s in %s\n", n, plural(n, "scenario", "scenarios"), rep.Finished.Sub(rep.Started).Round(10*time.Millisecond))
+	printInterrupted(p, rep)
 }
 
 // printSkips says why scenarios were skipped, once per reason with its

@@ -20,6 +20,10 @@ const (
 	Fail    = 1 // conformance failure: an error finding
 	Usage   = 2 // bad flags or arguments
 	Harness = 3 // unreadable input, unreachable target, harness error
+	// Interrupted: SIGINT or SIGTERM stopped the command before it was
+	// done; 128+2 as a shell reports a command SIGINT ended, so scripts
+	// and CI tell a stop apart from a verdict or a harness error.
+	Interrupted = 130
 )
 
 // Error is an error with the code main exits with.
@@ -44,6 +48,10 @@ func UsageErr(format string, args ...any) error {
 
 // HarnessErr is a harness error (code 3).
 func HarnessErr(err error) error { return &Error{Code: Harness, Err: err} }
+
+// InterruptedErr is an interruption (code 130); err, when set, says what
+// was left undone.
+func InterruptedErr(err error) error { return &Error{Code: Interrupted, Err: err} }
 
 // Failed is returned when the judged traffic had error findings; the
 // findings themselves were already printed.
@@ -73,7 +81,7 @@ func Code(err error, stderr io.Writer, prog string, helpTopic func(error) string
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "%s: interrupted\n", prog)
-		return Harness
+		return Interrupted
 	}
 	printErr(stderr, prog, err, true)
 	return Harness

@@ -22,7 +22,8 @@ func TestCode(t *testing.T) {
 		{"harness", HarnessErr(errors.New("dial: refused")), Harness, "prog: dial: refused\n"},
 		{"failed, already printed", Failed, Fail, ""},
 		{"wrapped", fmt.Errorf("outer: %w", &Error{Code: Fail}), Fail, ""},
-		{"interrupted", context.Canceled, Harness, "prog: interrupted\n"},
+		{"interrupted", context.Canceled, Interrupted, "prog: interrupted\n"},
+		{"interrupted, with what was left", InterruptedErr(errors.New("replay: interrupted at step 3 of 9")), Interrupted, "prog: replay: interrupted at step 3 of 9\n"},
 		{"other", errors.New("boom"), Harness, "prog: boom\n"},
 		// What the network put in an error text is escaped and redacted.
 		{"close reason", HarnessErr(errors.New("websocket: close 1008: \x1b]0;x\a\x1b[2J\nPASS\u202e")), Harness,

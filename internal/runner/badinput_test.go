@@ -114,6 +114,7 @@ func TestBadTargets(t *testing.T) {
 	}
 	t.Cleanup(func() { hang.Close() })
 	tlsURL := "wss" + strings.TrimPrefix(tlsRef.URL, "https") + "/ws"
+	plainTLSURL := "wss" + strings.TrimPrefix(silent.URL, "http") + "/ws"
 
 	tests := []struct {
 		name     string
@@ -125,6 +126,9 @@ func TestBadTargets(t *testing.T) {
 		{"unreachable", deadURL, false, reports.Error, "unreachable"},
 		{"tls untrusted certificate", tlsURL, false, reports.Error, "--insecure"},
 		{"tls with --insecure", tlsURL, true, reports.Passed, ""},
+		// a plain HTTP server on a wss:// target: --insecure cannot help
+		{"wss to plain HTTP", plainTLSURL, false, reports.Error, "the target does not speak TLS on this port: use " + wsURL(silent)},
+		{"wss to plain HTTP with --insecure", plainTLSURL, true, reports.Error, "the target does not speak TLS on this port: use " + wsURL(silent)},
 		{"closes at once", wsURL(closed), false, reports.Failed, "1006"},
 		{"binary and garbage", wsURL(garbage), false, reports.Failed, ""},
 		{"never answers a message", wsURL(silent), false, reports.Failed, "within"},
@@ -146,6 +150,9 @@ func TestBadTargets(t *testing.T) {
 			}
 			if !strings.Contains(all, tt.reason) {
 				t.Errorf("reason %q does not mention %q", all, tt.reason)
+			}
+			if strings.Contains(tt.reason, "does not speak TLS") && strings.Contains(all, "--insecure") {
+				t.Errorf("reason %q suggests --insecure, which cannot help", all)
 			}
 		})
 	}

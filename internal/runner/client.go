@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -80,11 +79,8 @@ func classifyDial(url string, resp *http.Response, err error) error {
 		return failf("101 Switching Protocols", fmt.Sprintf("HTTP %d", resp.StatusCode),
 			"handshake to %s refused", url)
 	}
-	var certErr *tls.CertificateVerificationError
-	var unknownAuth x509.UnknownAuthorityError
-	var hostErr x509.HostnameError
-	if errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr) {
-		return harnessf("connect %s: %v (use --insecure to accept this certificate)", url, err)
+	if advice := tlsAdvice(url, err); advice != "" {
+		return harnessf("connect %s: %v (%s)", url, err, advice)
 	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {

@@ -117,7 +117,10 @@ func reachHosts(ctx context.Context, t Target, hosts map[string]bool, opts Optio
 			cancel()
 			if err != nil {
 				conn.Close()
-				return fmt.Errorf("target %s: TLS handshake: %w (use --insecure to accept an untrusted certificate)", t.URL, err)
+				if advice := tlsAdvice(t.URL, err); advice != "" {
+					return fmt.Errorf("target %s: TLS handshake: %w (%s)", t.URL, err, advice)
+				}
+				return fmt.Errorf("target %s: TLS handshake: %w", t.URL, err)
 			}
 		}
 		conn.Close()

@@ -31,6 +31,9 @@ func mergeRepeats(results []reports.Scenario) []reports.Scenario {
 }
 
 func merge(runs []reports.Scenario) reports.Scenario {
+	if s, ok := mergeInterrupted(runs); ok {
+		return s
+	}
 	worst := runs[0]
 	same := true
 	for _, s := range runs[1:] {
@@ -55,4 +58,30 @@ func merge(runs []reports.Scenario) reports.Scenario {
 	worst.Verdict = reports.Flaky
 	worst.Reason = fmt.Sprintf("verdicts differ across %d runs: %s", len(runs), strings.Join(outcomes, "; "))
 	return worst
+}
+
+// mergeInterrupted folds the runs of a scenario that the user stopped
+// before all of them finished: it is not-run, since fewer runs than asked
+// cannot say whether it is flaky; the reason lists the runs that did
+// finish, so that a failure seen before the stop is not lost.
+func mergeInterrupted(runs []reports.Scenario) (reports.Scenario, bool) {
+	var stopped *reports.Scenario
+	var done []string
+	for i := range runs {
+		if runs[i].Verdict == reports.NotRun {
+			if stopped == nil {
+				stopped = &runs[i]
+			}
+			continue
+		}
+		done = append(done, fmt.Sprintf("run %d: %s", i+1, runs[i].Verdict))
+	}
+	if stopped == nil {
+		return reports.Scenario{}, false
+	}
+	out := *stopped
+	if len(done) > 0 {
+		out.Reason = fmt.Sprintf("%s; %d of %d runs finished (%s)", out.Reason, len(done), len(runs), strings.Join(done, "; "))
+	}
+	return out, true
 }

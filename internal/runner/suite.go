@@ -109,15 +109,12 @@ func Run(ctx context.Context, opts Options) ([]reports.Scenario, error) {
 		}
 	}
 	for _, t := range opts.Targets {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		r.target(ctx, t)
+		r.target(ctx, t) // once ctx ends, what is left is not-run
 	}
 	if opts.Repeat > 1 {
 		r.out = mergeRepeats(r.out)
 		for _, s := range r.out {
-			if progress != nil {
+			if progress != nil && !(s.Verdict == reports.NotRun && s.Reason == NotStarted) {
 				progress(s)
 			}
 		}
@@ -213,6 +210,10 @@ func (r *run) target(ctx context.Context, t Target) {
 	}
 	if err := preflight(ctx, t, append(parallel, serial...), r.opts); err != nil {
 		for _, c := range append(parallel, serial...) {
+			if ctx.Err() != nil {
+				r.notRun(c, t)
+				continue
+			}
 			r.add(errored(c, t, err.Error()))
 		}
 		return
@@ -225,7 +226,13 @@ func (r *run) target(ctx context.Context, t Target) {
 
 // suite runs cases against a target through godog, concurrency at a time.
 func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency int) {
-	if len(cases) == 0 || ctx.Err() != nil {
+	if len(cases) == 0 {
+		return
+	}
+	if ctx.Err() != nil {
+		for _, c := range cases {
+			r.notRun(c, t)
+		}
 		return
 	}
 	tags := joinTags(r.opts.Tags, idTags(cases))
@@ -246,6 +253,24 @@ func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency in
 		},
 	}
 	suite.Run()
+}
+
+// Why a scenario is not-run: the run's context ended (the user stopped
+// it) before the scenario started, or while it ran. Either way it proves
+// nothing about the target, so it is neither failed nor an error.
+const (
+	NotStarted = "not started"
+	Stopped    = "stopped while it ran"
+)
+
+// notRun adds a scenario the run was stopped before; it is not a
+// scenario that ended, so Progress does not hear of it.
+func (r *run) notRun(c *Case, t Target) {
+	s := caseResult(c, t)
+	s.Verdict, s.Reason = reports.NotRun, NotStarted
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out = append(r.out, s)
 }
 
 func (r *run) fsys() fs.FS {
@@ -281,6 +306,13 @@ func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
 		c, ok := r.cat.byPickle[p.Id]
 		if !ok {
 			return ctx, fmt.Errorf("scenario %q is not in the catalog", p.Name)
+		}
+		if err := r.ctx.Err(); err != nil {
+			// godog runs every scenario it was given: those it reaches
+			// after the run was stopped do nothing (the error skips their
+			// steps) and are not-run; no World, so After adds nothing
+			r.notRun(c, t)
+			return ctx, err
 		}
 		w, err := r.newWorld(&scenarioRun{run: r, target: t, c: c})
 		ctx = context.WithValue(ctx, worldKey{}, w)
@@ -410,6 +442,14 @@ func (w *World) finish(err error) reports.Scenario {
 		Requirement: c.Requirement, Steps: w.steps, Duration: time.Since(w.started)}
 	if w.checker != nil {
 		s.Findings, s.Frames = w.snapshot()
+	}
+	if w.sc.run.ctx.Err() != nil {
+		// Stopped by the user while it ran: its steps failed because the
+		// run's context ended, not because of the target, and the frames
+		// it saw may stop mid-exchange. The wire log stays; its findings
+		// judge nothing.
+		s.Verdict, s.Reason, s.Findings = reports.NotRun, Stopped, nil
+		return s
 	}
 	env := w.envReason
 	if env == "" {

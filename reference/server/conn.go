@@ -218,7 +218,9 @@ func (c *Conn) Send(v any) error {
 
 // SendRaw queues bytes that are already a message (a replayed event is sent
 // exactly as it was the first time). A client that lets the queue fill up
-// is disconnected with 1013 (try again later) and may resume.
+// is disconnected: with 1013 (try again later), after which it may resume,
+// when the close frame can still be written to it; a client that does not
+// read at all cannot be sent one, and sees 1006.
 func (c *Conn) SendRaw(data []byte) error {
 	if c.ended.Load() || c.slow.Load() {
 		return ErrClosed

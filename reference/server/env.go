@@ -55,8 +55,10 @@ type Config struct {
 	// QueueSize bounds each connection's send queue. Default 1024.
 	QueueSize int
 	// WriteTimeout is how long one write to a client may block before the
-	// client counts as not reading: it is then closed with 1013. It also
-	// bounds the write of a close frame. Default 10s.
+	// client counts as not reading: it is then closed with 1013 if it
+	// reads again within CloseGrace, else dropped without a close frame
+	// (it sees 1006). It also bounds the write of a close frame. Default
+	// 10s.
 	WriteTimeout time.Duration
 	// CloseGrace is how much longer the write a stalled client blocked
 	// may take to complete, so that the 1013 close frame follows it on

@@ -57,3 +57,27 @@ func TestScrubberBinaryLiterals(t *testing.T) {
 		t.Errorf("got %q (changed %v, text %v), want %q", got, changed, text, want)
 	}
 }
+
+// FuzzBinary: a binary payload that is not text keeps its length and is
+// never changed in place; redacting twice changes nothing more.
+func FuzzBinary(f *testing.F) {
+	f.Add([]byte("\xff\x00ghp_0123456789abcdefghijABCDEFGHIJklmnop\x00"))
+	f.Add([]byte("\x92Bearer ab12cd34ef56\xa3AKIAIOSFODNN7EXAMPLE"))
+	f.Add([]byte(`{"apiKey":"x"}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		orig := bytes.Clone(in)
+		out, changed, text := Binary(in)
+		if !bytes.Equal(in, orig) {
+			t.Fatal("input modified")
+		}
+		if !changed && !bytes.Equal(out, in) {
+			t.Fatal("unchanged but different")
+		}
+		if !text && len(out) != len(in) {
+			t.Fatalf("length %d → %d", len(in), len(out))
+		}
+		if again, _, _ := Binary(out); !bytes.Equal(again, out) {
+			t.Fatalf("not idempotent: %q → %q → %q", in, out, again)
+		}
+	})
+}

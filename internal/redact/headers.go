@@ -73,6 +73,9 @@ func (s *Scrubber) HTTPHeader(h http.Header) http.Header {
 
 // authorization keeps the scheme of "Scheme credentials".
 func (s *Scrubber) authorization(v string) string {
+	if IsMarker(strings.TrimSpace(v)) { // redacted whole: "«redacted: 1 char»" is no scheme
+		return v
+	}
 	scheme, cred, ok := strings.Cut(strings.TrimSpace(v), " ")
 	cred = strings.TrimSpace(cred)
 	if !ok || strings.ContainsAny(scheme, "=,") || cred == "" {

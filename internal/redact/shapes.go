@@ -33,12 +33,24 @@ package redact
 
 var wordByte, b64Byte, secretByte [256]bool
 
+// wordClass is 0 for a byte that is not part of a word, trigger for the
+// letters a shape starts with, 1 for the other word bytes.
+var wordClass [256]uint8
+
+const trigger = 2
+
 func init() {
 	for c := 0; c < 256; c++ {
 		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 		wordByte[c] = alnum || c == '_' || c == '-'
 		b64Byte[c] = wordByte[c] || c == '.' || c == '~' || c == '+' || c == '/'
 		secretByte[c] = alnum || c == '/' || c == '+' || c == '='
+		if wordByte[c] {
+			wordClass[c] = 1
+		}
+	}
+	for _, c := range []byte("BbsregAx") {
+		wordClass[c] = trigger
 	}
 }
 
@@ -69,14 +81,26 @@ func (s *Scrubber) tokens(p []byte, f form) ([]byte, bool) {
 	var out []byte
 	done := 0 // p[:done] is in out
 	for i := 0; i < len(p); {
-		if !wordByte[p[i]] {
+		c := wordClass[p[i]]
+		if c == 0 {
 			i++
 			continue
 		}
-		we := wordEnd(p, i)
-		ts, te := shapeAt(p, afterEscape(p, i, we), we)
+		ws := i
+		we := wordEnd(p, i+1)
+		i = we
+		// Most words are short, or start with no shape's letter and are
+		// too short to end in secret_access_key: skip them at once.
+		switch {
+		case we-ws < 6:
+			continue
+		case ws > 0 && p[ws-1] == '\\':
+			ws = afterEscape(p, ws, we)
+		case c != trigger && we-ws < 17:
+			continue
+		}
+		ts, te := shapeAt(p, ws, we)
 		if te == 0 {
-			i = we
 			continue
 		}
 		tok := p[ts:te]
@@ -145,7 +169,7 @@ func shapeAt(p []byte, ws, we int) (ts, te int) {
 	if n == 6 && (w[0] == 'B' || w[0] == 'b') {
 		return bearer(p, ws, we)
 	}
-	if n >= 17 && hasSuffixFold(w, "secret_access_key") {
+	if n >= 17 && w[n-1]|0x20 == 'y' && hasSuffixFold(w, "secret_access_key") {
 		return awsSecret(p, we)
 	}
 	if n < minShape {

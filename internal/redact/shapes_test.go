@@ -2,7 +2,9 @@ package redact
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -175,5 +177,25 @@ func TestScrubberRemembersShapes(t *testing.T) {
 	s.JSON([]byte(`{"text":"use ` + ghp + `"}`))
 	if got := s.Literals("echo:" + ghp + ":end"); got != "echo:«redacted: 40 chars»:end" {
 		t.Errorf("Literals = %q", got)
+	}
+}
+
+// TestShapesQuietOnImages: base64 content (an image in a message, in the
+// standard and the URL alphabet) is left byte for byte.
+func TestShapesQuietOnImages(t *testing.T) {
+	t.Parallel()
+	raw := make([]byte, 48<<10)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range raw {
+		raw[i] = byte(r.Uint32())
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		p, _ := json.Marshal(map[string]string{"type": "image", "data": "data:image/png;base64," + enc.EncodeToString(raw)})
+		if got, changed := JSON(p); changed || !bytes.Equal(got, p) {
+			t.Errorf("an image in base64 was changed")
+		}
+		if got, changed, _ := Binary(raw); changed || !bytes.Equal(got, raw) {
+			t.Errorf("random binary was changed")
+		}
 	}
 }

@@ -1,7 +1,10 @@
 package reports
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -24,6 +27,12 @@ import (
 //     JSON credential members quoted in it;
 //   - a finding's Actual, and a replay diff's member values, when the
 //     pointer names a credential member;
+//   - the token shapes (Bearer …, sk-…, JWTs, ghp_…, AWS, Slack and
+//     Google keys) in every text and payload, and credentials in JSON
+//     held in a string member;
+//   - binary payloads: as text when they are UTF-8, else their token
+//     shapes masked in place; a note then says how many binary frames
+//     were searched only for token shapes (BinaryNote);
 //   - everywhere, payloads included, every secret value (of MinLiteral
 //     characters or more) that one of the above revealed.
 //
@@ -95,6 +104,9 @@ func Redact(r *Report) *Report {
 	}
 	c.Errors = redactTexts(s, r.Errors)
 	c.Notes = redactTexts(s, r.Notes)
+	if n := binaryNotText(&c); n > 0 && !slices.Contains(c.Notes, BinaryNote(n)) {
+		c.Notes = append(c.Notes, BinaryNote(n))
+	}
 	c.Stale = append([]BaselineEntry(nil), r.Stale...)
 	for i := range c.Stale {
 		c.Stale[i].Reason = s.Text(c.Stale[i].Reason)
@@ -102,15 +114,22 @@ func Redact(r *Report) *Report {
 	return &c
 }
 
-// redactFrames returns frames with the credential members of text
-// payloads redacted: a copy when one was, else frames itself.
+// redactFrames returns frames with their payloads redacted (redact.JSON,
+// and redact.Binary for binary ones): a copy when one was, else frames
+// itself.
 func redactFrames(s *redact.Scrubber, frames []Frame) []Frame {
 	var out []Frame
 	for i, f := range frames {
-		if f.Binary || f.Payload == "" {
+		if f.Payload == "" {
 			continue
 		}
-		red, changed := s.JSON([]byte(f.Payload))
+		var red []byte
+		var changed bool
+		if f.Binary {
+			red, changed = redactBinary(s, f.Payload, false)
+		} else {
+			red, changed = s.JSON([]byte(f.Payload))
+		}
 		if !changed {
 			continue
 		}
@@ -133,10 +152,14 @@ func literalFrames(s *redact.Scrubber, frames []Frame) []Frame {
 	}
 	var out []Frame
 	for i, f := range frames {
+		p := f.Payload
 		if f.Binary {
-			continue
+			if red, changed := redactBinary(s, p, true); changed {
+				p = string(red)
+			}
+		} else {
+			p = s.Literals(p)
 		}
-		p := s.Literals(f.Payload)
 		if p == f.Payload {
 			continue
 		}
@@ -217,4 +240,71 @@ func redactTexts(s *redact.Scrubber, ts []string) []string {
 		out[i] = s.Text(t)
 	}
 	return out
+}
+
+// redactBinary redacts a binary frame's payload (base64) and returns it
+// in base64, and whether anything was: with redact.Binary, or with only
+// the secrets s remembers (literal). A payload that is not base64 is
+// left as it is.
+func redactBinary(s *redact.Scrubber, payload string, literal bool) ([]byte, bool) {
+	p, err := base64.StdEncoding.DecodeString(payload)
+	if err != nil {
+		return nil, false
+	}
+	var changed bool
+	switch {
+	case literal && utf8.Valid(p):
+		if t := s.Literals(string(p)); t != string(p) {
+			p, changed = []byte(t), true
+		}
+	default:
+		p, changed, _ = s.Binary(p)
+	}
+	if !changed {
+		return nil, false
+	}
+	return []byte(base64.StdEncoding.EncodeToString(p)), true
+}
+
+// BinaryNote is the note of a redacted report with n binary frames that
+// are not text: in them credentials were looked for only by their shape.
+func BinaryNote(n int) string {
+	frames := "binary frames are"
+	if n == 1 {
+		frames = "binary frame is"
+	}
+	return fmt.Sprintf("%d %s not text: credentials in them were looked for only by their shape "+
+		"(Bearer …, sk-…, JWTs, GitHub, AWS, Slack and Google keys), not under a name (an apiKey field) "+
+		"nor in compressed or other encodings; check them before sharing", n, frames)
+}
+
+// binaryNotText counts the binary frames of r whose payload is not UTF-8
+// text: the ones redact.Binary searched only for token shapes.
+func binaryNotText(r *Report) int {
+	n := 0
+	count := func(f *Frame) {
+		if f == nil || !f.Binary || f.Payload == "" {
+			return
+		}
+		if p, err := base64.StdEncoding.DecodeString(f.Payload); err == nil && !utf8.Valid(p) {
+			n++
+		}
+	}
+	for i := range r.Scenarios {
+		for k := range r.Scenarios[i].Frames {
+			count(&r.Scenarios[i].Frames[k])
+		}
+	}
+	for i := range r.Sessions {
+		for k := range r.Sessions[i].Frames {
+			count(&r.Sessions[i].Frames[k])
+		}
+	}
+	for i := range r.Replays {
+		for _, row := range r.Replays[i].Rows {
+			count(row.Recorded)
+			count(row.Replayed)
+		}
+	}
+	return n
 }

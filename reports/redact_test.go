@@ -2,8 +2,10 @@ package reports
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,9 +106,9 @@ func TestRedactReport(t *testing.T) {
 
 func TestRedactActual(t *testing.T) {
 	for _, tc := range []struct{ pointer, actual, want string }{
-		{"/apiKey", `"SECRET4-apikey"`, `"**************"`},
+		{"/apiKey", `"SECRET4-apikey"`, `"«redacted: 14 chars»"`},
 		{"/apiKey", `"SECRET4-apikey-0123456789"`, `"«redacted: 25 chars»"`},
-		{"/apiKey", `"pw"`, `"**"`},
+		{"/apiKey", `"pw"`, `"«redacted: 2 chars»"`},
 		{"/data/token", `12345`, `10000`},
 		{"/token", `string abc`, `«redacted: 10 chars»`},
 		{"/type", `"hello"`, `"hello"`},
@@ -126,5 +128,64 @@ func BenchmarkRedactReport(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		Redact(r)
+	}
+}
+
+// TestRedactBinaryFrames: binary frames are redacted too (as text when
+// they are UTF-8, else their token shapes masked in place), tokens in text
+// frames and JSON held in strings as well; a note says how many binary
+// frames were searched only for token shapes, once however often the
+// report is redacted.
+func TestRedactBinaryFrames(t *testing.T) {
+	t.Parallel()
+	const ghp = "ghp_0123456789abcdefghijABCDEFGHIJklmnop"
+	t0 := time.Unix(1700000000, 0).UTC()
+	frame := func(i int64, op wire.Opcode, payload string) Frame {
+		return NewFrame(wire.Frame{Index: i, Time: t0, Conn: "c1", Dir: wire.ClientToServer, Op: op,
+			Payload: []byte(payload)}, "", "", 0)
+	}
+	r := New(KindProxy, "wsproxy", t0)
+	r.Sessions = []Session{{ID: "s1", Dialect: "minicodex", Conns: []Connection{{ID: "c1", URL: "ws://h/ws", Opened: t0}},
+		Frames: []Frame{
+			frame(1, wire.OpBinary, `{"type":"x","apiKey":"SECRET4-apikey"}`),
+			frame(2, wire.OpBinary, "\xff\x00"+ghp+"\x00SECRET4-apikey"),
+			frame(3, wire.OpText, `{"type":"x","config":"{\"password\":\"SECRET5-var\"}","note":"`+ghp+`"}`),
+		}, FramesTotal: 3}}
+	red := Redact(r)
+	out := writeAll(t, red)
+	for _, s := range []string{"SECRET4-apikey", "SECRET5-var", ghp} {
+		for _, enc := range []string{s, base64.StdEncoding.EncodeToString([]byte(s))} {
+			if strings.Contains(out, enc) {
+				t.Errorf("a report holds %s", enc)
+			}
+		}
+		for _, f := range red.Sessions[0].Frames {
+			p := f.Payload
+			if f.Binary {
+				b, _ := base64.StdEncoding.DecodeString(p)
+				p = string(b)
+			}
+			if strings.Contains(p, s) {
+				t.Errorf("frame %d holds %s: %q", f.Index, s, p)
+			}
+		}
+	}
+	b, _ := base64.StdEncoding.DecodeString(red.Sessions[0].Frames[1].Payload)
+	if want := "\xff\x00redacted(40)----------------------------\x00redacted(14)--"; string(b) != want {
+		t.Errorf("binary frame = %q, want %q", b, want)
+	}
+	if want := []string{BinaryNote(1)}; !slices.Equal(red.Notes, want) {
+		t.Errorf("notes %q, want %q", red.Notes, want)
+	}
+	if !strings.Contains(out, "1 binary frame is not text") {
+		t.Error("the reports do not say the binary frame was searched only for token shapes")
+	}
+	once, _ := json.Marshal(red)
+	twice, _ := json.Marshal(Redact(red))
+	if !bytes.Equal(once, twice) {
+		t.Errorf("redacting twice changed the report:\n%s\n%s", once, twice)
+	}
+	if len(r.Notes) != 0 {
+		t.Error("Redact changed the report it was given")
 	}
 }

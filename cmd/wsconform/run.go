@@ -340,7 +340,7 @@ func (r *reportFlags) addFlags(fs *flagSet) {
 	fs.StringVar(&r.junit, "junit", "", "write JUnit XML to `FILE`")
 	fs.StringVar(&r.json, "json", "", "write the report as JSON to `FILE` (- for stdout)")
 	fs.StringVar(&r.markdown, "markdown", "", "write a Markdown summary to `FILE` (also appended to $GITHUB_STEP_SUMMARY when set)")
-	fs.BoolVar(&r.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in reports and recordings; by default they are redacted, keeping their length")
+	fs.BoolVar(&r.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames, tokens such as Bearer …, sk-…, JWTs, ghp_… and AWS keys anywhere) in reports and recordings; by default they are redacted, keeping their length")
 }
 
 // toStdout says a report goes to stdout (-): human output then goes to

@@ -47,7 +47,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.StringVar(&rf.html, "html", "", "also write a self-contained HTML report (sessions, connection timelines, findings, wire logs) to `FILE` (- for stdout)")
 	fs.StringVar(&rf.junit, "junit", "", "also write JUnit XML (one test case per session) to `FILE` (- for stdout)")
 	fs.StringVar(&rf.markdown, "markdown", "", "also write a Markdown summary to `FILE` (- for stdout; it is appended to $GITHUB_STEP_SUMMARY whenever that is set)")
-	fs.BoolVar(&rf.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in the reports and --json; by default they are redacted, keeping their length")
+	fs.BoolVar(&rf.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames, tokens such as Bearer …, sk-…, JWTs, ghp_… and AWS keys anywhere) in the reports and --json; by default they are redacted, keeping their length")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}

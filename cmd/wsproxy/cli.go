@@ -116,7 +116,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 on a failed verdict (an error finding), 3 on an error verdict (refused or failed handshakes, nothing tested)")
 	fs.BoolVarP(&o.insecure, "insecure", "k", false, "do not verify the upstream's TLS certificate (self-signed wss://)")
 	fs.BoolVar(&o.mirrorDrops, "mirror-drops", false, "when a peer vanishes without a close frame, cut the other side's TCP connection too (it sees 1006, as without the proxy) instead of closing it with 1011 (client) or 1001 (upstream)")
-	fs.BoolVar(&o.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in the recording and reports; by default they are redacted, keeping their length")
+	fs.BoolVar(&o.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames, tokens such as Bearer …, sk-…, JWTs, ghp_… and AWS keys anywhere) in the recording and reports; by default they are redacted, keeping their length")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve TLS (wss://, https://) with this certificate `FILE` (with --tls-key)")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "private key `FILE` for --tls-cert")
 	fs.Int64Var(&o.maxFrame, "max-frame", proxy.DefaultMaxFrame, "largest message relayed, in `BYTES`; a larger one closes its connection with 1009")

@@ -24,9 +24,13 @@ const (
 	secretBearer = "SECRET3-bearer-0123456789"
 	secretAPIKey = "SECRET4-apikey-0123456789"
 	secretCookie = "SECRET5-cookie-0123456789"
+	// In JSON held in a string member, and a token in a chat text: found
+	// by the shape of their document and by their own.
+	secretNested = "SECRET6-nested-0123456789"
+	secretGitHub = "ghp_0123456789abcdefghijABCDEFGHIJklmnop"
 )
 
-var allSecrets = []string{secretQuery, secretHost, secretBearer, secretAPIKey, secretCookie}
+var allSecrets = []string{secretQuery, secretHost, secretBearer, secretAPIKey, secretCookie, secretNested, secretGitHub}
 
 // proxySecrets runs wsproxy with every artifact in front of the minicodex
 // reference, sends the credentials through it, and returns the contents of
@@ -58,9 +62,10 @@ func proxySecrets(t *testing.T, extra ...string) map[string]string {
 	readUntil(t, ws, "snapshot")
 	// The reference refuses the member (BAD_ARGUMENT) and the checker
 	// flags it: the frame is in the reports' wire logs.
-	sendJSON(t, ws, map[string]any{"type": "send", "text": "hi", "apiKey": secretAPIKey})
+	sendJSON(t, ws, map[string]any{"type": "send", "text": "hi", "apiKey": secretAPIKey,
+		"config": `{"password":"` + secretNested + `"}`})
 	readUntil(t, ws, "error")
-	sendJSON(t, ws, map[string]any{"type": "send", "text": "hi"})
+	sendJSON(t, ws, map[string]any{"type": "send", "text": "hi, clone with " + secretGitHub})
 	readUntil(t, ws, "turn_done")
 	if code, _, stderr := stop(); code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr)
@@ -91,7 +96,8 @@ func TestNoSecretInArtifacts(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"token=redacted(24)&host_token=redacted(23)", `\"apiKey\":\"«redacted: 25 chars»\"`} {
+	for _, want := range []string{"token=redacted(24)&host_token=redacted(23)", `\"apiKey\":\"«redacted: 25 chars»\"`,
+		`{\\\"password\\\":\\\"«redacted: 25 chars»\\\"}`, `hi, clone with «redacted: 40 chars»`} {
 		if !strings.Contains(arts["record"], want) {
 			t.Errorf("recording lacks %s:\n%s", want, arts["record"])
 		}

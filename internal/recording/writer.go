@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wsconform/wsconform/internal/redact"
 	"github.com/wsconform/wsconform/internal/wire"
@@ -19,10 +20,14 @@ import (
 //
 // Unless told to keep them (Header.KeepSecrets, or a destination wrapped
 // by KeepSecrets), a Writer redacts credentials as it writes (package
-// redact): the query values and user-info password of open lines' URLs,
-// and the values of credential members in text frames ({"apiKey":…}).
-// Only what is written is redacted: the frames a Writer is given, which
-// the check engine judges, are never changed.
+// redact): the query values, user-info password and token shapes of open
+// lines' URLs; in text frames the values of credential members
+// ({"apiKey":…}, in JSON held in a string too) and token shapes (Bearer
+// …, sk-…, JWTs, ghp_…, AWS keys); close reasons as text; binary frames,
+// pings and pongs as redact.Binary does (as text when they are UTF-8,
+// else token shapes masked in place). Only what is written is redacted:
+// the frames a Writer is given, which the check engine judges, are never
+// changed.
 type Writer struct {
 	mu   sync.Mutex
 	bw   *bufio.Writer
@@ -101,8 +106,8 @@ func (w *Writer) Dialect(name, reason string, t time.Time) error {
 
 // Frame records one frame of session.
 func (w *Writer) Frame(session string, f wire.Frame) error {
-	if !w.keep && f.Op == wire.OpText {
-		f.Payload, _ = redact.JSON(f.Payload) // a new slice when redacted: the caller's stays
+	if !w.keep {
+		f.Payload = RedactPayload(f.Op, f.Payload)
 	}
 	l := FrameLine(session, f)
 	l.Time = l.Time.UTC()
@@ -111,7 +116,42 @@ func (w *Writer) Frame(session string, f wire.Frame) error {
 
 // Close records how a connection ended. by is one of the By constants.
 func (w *Writer) Close(conn, session string, code int, reason, by string, t time.Time) error {
+	if !w.keep {
+		reason = redact.Text(reason)
+	}
 	return w.write(Line{Kind: KindClose, Conn: conn, Session: session, Code: code, Reason: reason, By: by, Time: t.UTC()})
+}
+
+// maxCloseReason is the longest close reason a close frame carries (RFC
+// 6455 §5.5: 125 bytes of payload, two of them the code).
+const maxCloseReason = 123
+
+// RedactPayload is a frame's payload as a recording writes it: a text
+// frame's redacted by redact.JSON, a close frame's reason as text (cut to
+// the 123 bytes a close frame holds when a Marker made it longer, so that
+// a replay can still send it), a binary frame's, a ping's or a pong's by
+// redact.Binary. A new slice when anything was redacted: p is never
+// changed.
+func RedactPayload(op wire.Opcode, p []byte) []byte {
+	switch {
+	case op == wire.OpText:
+		p, _ = redact.JSON(p)
+	case op == wire.OpClose && utf8.Valid(p):
+		r := redact.Text(string(p))
+		if r == string(p) {
+			return p
+		}
+		if len(r) > maxCloseReason && len(p) <= maxCloseReason {
+			r = r[:maxCloseReason]
+			for !utf8.ValidString(r) {
+				r = r[:len(r)-1]
+			}
+		}
+		p = []byte(r)
+	default:
+		p, _, _ = redact.Binary(p)
+	}
+	return p
 }
 
 // url is u as the recording writes it.

@@ -15,30 +15,57 @@
 // identifier (tool_key, idempotency_key, Sec-WebSocket-Key). Plurals are
 // counts, not credentials: inputTokens and max_tokens stay.
 //
-// How a redacted value looks:
+// What counts as a credential is also a shape (shapes.go): tokens
+// recognised by how they look, wherever they are quoted — in any string
+// of a frame, in text frames that are not JSON, in close reasons and
+// error texts, in URLs and header values: Bearer <token>, OpenAI and
+// Anthropic keys (sk-…, sk-proj-…, sk-ant-…), Stripe keys, JWTs, GitHub
+// tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), AWS access key ids
+// (AKIA…, ASIA…) and secret access keys after their name, Slack tokens
+// (xoxb-…) and Google API keys (AIza…). A shape is a whole word with a
+// distinctive prefix and a minimum length, so UUIDs, event and message
+// ids, hashes and base64 data are left alone.
 //
-//   - a JSON string becomes "«redacted: 32 chars»" (the length in
-//     characters), or, when that marker would be longer than the original,
-//     a same-length mask "*****"; an empty string stays empty;
+// A string member whose value is itself a JSON object or array (a tool's
+// args_json, a config sent as text) is decoded, redacted like a frame (up
+// to maxNest strings deep) and encoded back into its string, so the outer
+// JSON stays valid.
+//
+// How a redacted value looks — one style, a marker that says it was
+// redacted and how long it was:
+//
+//   - a string, in JSON, headers and text, becomes «redacted: 32 chars»
+//     (the length in characters), however short it was; an empty string
+//     stays empty;
+//   - in a URL, and as the value of a name=value pair in text (a URL
+//     quoted in an error, --var host_token=… in a rerun command), the
+//     same marker in the form a URL and a shell word hold without
+//     escaping or quoting: redacted(32);
 //   - a JSON number becomes the smallest number with the same layout:
 //     4711 → 1000, 0.25 → 0.00, -12.5e3 → -10.0e0 (still a number, same
 //     length, never larger than the original);
 //   - booleans and null stay (they carry one bit, not a credential);
 //   - an object or array under a credential name keeps its member names
 //     and structure, with every string and number in it redacted;
-//   - a query value (and the password of a URL's user info) becomes
-//     redacted(32), which needs no escaping in a URL;
-//   - a header value becomes «redacted: 32 chars», keeping an
-//     Authorization scheme ("Bearer «redacted: 40 chars»") and cookie names
-//     and attributes ("sid=«redacted: 16 chars»; Path=/; HttpOnly").
+//   - a header value keeps an Authorization scheme ("Bearer «redacted:
+//     40 chars»") and cookie names and attributes ("sid=«redacted: 16
+//     chars»; Path=/; HttpOnly");
+//   - in a binary payload that is not UTF-8 text, a token keeps its
+//     length, so that a length-prefixed format still parses:
+//     redacted(40)---------------------------- (Binary).
 //
-// Redacted JSON stays valid JSON when it was, and is never longer than
-// the original: every replacement is at most as long as what it replaces.
-// Member names, layout, member order and duplicates are kept byte for
-// byte, so a redacted frame is judged offline like the original (its
-// message type and ordering members are never credential names). A value
-// that is already a marker is left as it is, so redacting twice changes
-// nothing.
+// Older versions wrote a same-length mask of asterisks ("*****") where a
+// marker would have been longer than the string: IsMarker still
+// recognises it, so that redacting an old recording again changes nothing
+// and a replay knows its value is unknown.
+//
+// Redacted JSON stays valid JSON when it was. Member names, layout,
+// member order and duplicates are kept byte for byte, so a redacted frame
+// is judged offline like the original (its message type and ordering
+// members are never credential names). A marker can be longer than what
+// it replaces: a payload grows by at most 19 bytes per redacted value,
+// MaxLen bounds it. A value that is already a marker is left as it is,
+// so redacting twice changes nothing.
 //
 // Redaction belongs where artifacts are written, never before judging: the
 // check engine sees the real frames, and what it found is redacted on the
@@ -46,8 +73,12 @@
 // secret values a report's frames and URLs revealed wherever else they
 // are quoted).
 //
-// Limits: a secret inside a string that itself holds JSON (a tool's
-// args_json) or inside a binary frame is not found; a secret shorter than
-// MinLiteral characters is only redacted where it is named, not wherever
-// it is quoted.
+// Limits: a secret shorter than MinLiteral characters is only redacted
+// where it is named, not wherever it is quoted; a credential that has
+// neither a credential name nor a known shape (a password in a chat
+// text) is not found; in a binary payload that is not UTF-8 only the
+// shapes and the secrets revealed elsewhere are found, not a credential
+// under a name (MessagePack, protobuf), nor one compressed or in another
+// encoding, and reports say so; JSON in a string deeper than maxNest is
+// searched for shapes only.
 package redact

@@ -9,12 +9,19 @@ import (
 // header carries one (Authorization, Proxy-Authorization, Cookie,
 // Set-Cookie, X-Api-Key, X-Auth-Token, …): an Authorization keeps its
 // scheme ("Bearer «redacted: 40 chars»"), a Cookie its cookie names, a
-// Set-Cookie its name and attributes. Other headers come back as they are.
+// Set-Cookie its name and attributes. Other headers keep their value but
+// for the token shapes in it (shapes.go).
 func Header(name, value string) string { return (*Scrubber)(nil).Header(name, value) }
 
 // Header is the package's Header that also remembers the secret values.
 func (s *Scrubber) Header(name, value string) string {
-	if value == "" || !HeaderName(name) {
+	if value == "" {
+		return value
+	}
+	if !HeaderName(name) {
+		if b, ok := s.tokens([]byte(value), formText); ok {
+			return string(b)
+		}
 		return value
 	}
 	var arr [maxName]byte
@@ -39,15 +46,22 @@ func HTTPHeader(h http.Header) http.Header { return (*Scrubber)(nil).HTTPHeader(
 func (s *Scrubber) HTTPHeader(h http.Header) http.Header {
 	var out http.Header
 	for name, vals := range h {
-		if !HeaderName(name) {
+		var red []string
+		for i, v := range vals {
+			r := s.Header(name, v)
+			if r == v && red == nil {
+				continue
+			}
+			if red == nil {
+				red = append(make([]string, 0, len(vals)), vals[:i]...)
+			}
+			red = append(red, r)
+		}
+		if red == nil {
 			continue
 		}
 		if out == nil {
 			out = h.Clone()
-		}
-		red := make([]string, len(vals))
-		for i, v := range vals {
-			red[i] = s.Header(name, v)
 		}
 		out[name] = red
 	}
@@ -59,6 +73,9 @@ func (s *Scrubber) HTTPHeader(h http.Header) http.Header {
 
 // authorization keeps the scheme of "Scheme credentials".
 func (s *Scrubber) authorization(v string) string {
+	if IsMarker(strings.TrimSpace(v)) { // redacted whole: "«redacted: 1 char»" is no scheme
+		return v
+	}
 	scheme, cred, ok := strings.Cut(strings.TrimSpace(v), " ")
 	cred = strings.TrimSpace(cred)
 	if !ok || strings.ContainsAny(scheme, "=,") || cred == "" {

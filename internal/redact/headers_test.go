@@ -18,6 +18,7 @@ func TestHeader(t *testing.T) {
 		{"Origin", "http://h", "http://h"},
 		{"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==", "dGhlIHNhbXBsZSBub25jZQ=="},
 		{"Authorization", "Bearer «redacted: 16 chars»", "Bearer «redacted: 16 chars»"},
+		{"Authorization", "«redacted: 1 char»", "«redacted: 1 char»"}, // found by FuzzText
 		{"Authorization", "", ""},
 	} {
 		if got := Header(tc.name, tc.in); got != tc.want {

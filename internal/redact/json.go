@@ -6,17 +6,31 @@ import (
 	"unicode/utf8"
 )
 
-// JSON returns payload with the values of its credential members redacted,
-// and whether anything was. A payload with no credential member is
-// returned as it is (the same slice, no copy): the common case costs one
-// scan. payload need not be valid JSON (a truncated frame is redacted as
-// far as it goes); when it is, so is the result, and the result is never
-// longer than payload.
+// JSON returns a text payload with its credentials redacted, and whether
+// anything was: the values of its credential members, the credentials
+// in a JSON document held in a string ("{\"apiKey\":\"…\"}", see
+// nested), and the token shapes anywhere in it (shapes.go), so that a
+// payload that is not JSON at all is redacted as text. A payload with
+// none is returned as it is (the same slice, no copy): the common case
+// costs two scans and no allocation. payload need not be valid JSON (a
+// truncated frame is redacted as far as it goes); when it is, so is the
+// result, which is at most MaxLen(len(payload)) bytes long.
 func JSON(payload []byte) ([]byte, bool) { return (*Scrubber)(nil).JSON(payload) }
 
 // JSON is the package's JSON that also remembers the secret values it
 // redacted, so that Text finds them wherever else they are quoted.
-func (s *Scrubber) JSON(p []byte) ([]byte, bool) {
+func (s *Scrubber) JSON(p []byte) ([]byte, bool) { return s.json(p, 0) }
+
+// json redacts a document found depth strings deep.
+func (s *Scrubber) json(p []byte, depth int) ([]byte, bool) {
+	q, named := s.members(p, depth)
+	r, shaped := s.tokens(q, formText)
+	return r, named || shaped
+}
+
+// members redacts the values of credential members, and the JSON held in
+// the other string values.
+func (s *Scrubber) members(p []byte, depth int) ([]byte, bool) {
 	var out []byte
 	done := 0 // p[:done] is in out
 	for i := 0; i < len(p); {
@@ -30,7 +44,15 @@ func (s *Scrubber) JSON(p []byte) ([]byte, bool) {
 			break
 		}
 		colon := skipSpace(p, end)
-		if colon >= len(p) || p[colon] != ':' {
+		if colon >= len(p) || p[colon] != ':' { // a value
+			if rep := s.nested(p[start:end], depth); rep != nil {
+				if out == nil {
+					out = make([]byte, 0, len(p)+32)
+				}
+				out = append(out, p[done:start]...)
+				out = append(out, rep...)
+				done = end
+			}
 			i = end
 			continue
 		}
@@ -42,7 +64,7 @@ func (s *Scrubber) JSON(p []byte) ([]byte, bool) {
 		ve, rep := s.redactValue(p, vs)
 		if rep != nil {
 			if out == nil {
-				out = make([]byte, 0, len(p))
+				out = make([]byte, 0, len(p)+32)
 			}
 			out = append(out, p[done:vs]...)
 			out = append(out, rep...)
@@ -84,14 +106,16 @@ func (s *Scrubber) redactValue(p []byte, i int) (end int, rep []byte) {
 	return i, nil
 }
 
-// redactStringToken replaces the string token at p[i] by a Marker, or by
-// a mask of as many asterisks as it has characters when the marker would
-// be longer than the token.
+// redactStringToken replaces the string token at p[i] by a Marker.
 func (s *Scrubber) redactStringToken(p []byte, i int) (int, []byte) {
 	end, closed := stringEnd(p, i)
-	if !closed { // a cut frame: mask what there is, keep it unterminated
-		n := utf8.RuneCount(p[i+1 : end])
-		return end, append([]byte{'"'}, bytes.Repeat([]byte{'*'}, n)...)
+	if !closed { // a cut frame: redact what there is, keep it unterminated
+		raw := p[i+1 : end]
+		if len(raw) == 0 || IsMarker(string(raw)) {
+			return end, nil
+		}
+		s.Add(string(raw))
+		return end, append([]byte{'"'}, Marker(utf8.RuneCount(raw))...)
 	}
 	raw := p[i+1 : end-1]
 	var val string
@@ -106,15 +130,7 @@ func (s *Scrubber) redactStringToken(p []byte, i int) (int, []byte) {
 		return end, nil
 	}
 	s.Add(val)
-	n := utf8.RuneCountInString(val)
-	m := Marker(n)
-	if len(m)+2 <= end-i {
-		return end, append(append([]byte{'"'}, m...), '"')
-	}
-	rep := make([]byte, 0, n+2)
-	rep = append(rep, '"')
-	rep = append(rep, bytes.Repeat([]byte{'*'}, n)...)
-	return end, append(rep, '"')
+	return end, append(append([]byte{'"'}, Marker(utf8.RuneCountInString(val))...), '"')
 }
 
 // redactNumberToken replaces the number at p[i] by the smallest number of
@@ -194,7 +210,7 @@ func (s *Scrubber) redactContainer(p []byte, i int) (int, []byte) {
 		}
 		if rep != nil {
 			if out == nil {
-				out = make([]byte, 0, len(p)-i)
+				out = make([]byte, 0, len(p)-i+32)
 			}
 			out = append(out, p[done:k]...)
 			out = append(out, rep...)

@@ -17,16 +17,18 @@ func TestJSON(t *testing.T) {
 		{`{"token":""}`, ``},
 		{`{"token":true,"secret":null}`, ``},
 		{`{"apiKey":"«redacted: 32 chars»"}`, ``},
-		// strings: a marker, or a mask when the marker would be longer
+		// strings: a marker, however short (one style: no asterisks)
 		{`{"type":"hello","apiKey":"sk-0123456789abcdef0123456789abcdef"}`,
 			`{"type":"hello","apiKey":"«redacted: 35 chars»"}`},
-		{`{"password":"pw"}`, `{"password":"**"}`},
-		{`{"password":"héllo"}`, `{"password":"*****"}`},
+		{`{"password":"pw"}`, `{"password":"«redacted: 2 chars»"}`},
+		{`{"password":"héllo"}`, `{"password":"«redacted: 5 chars»"}`},
+		// an older recording's masks are markers already
+		{`{"password":"**"}`, ``},
 		{`{"token":"\u00e9t\u00e9t\u00e9t\u00e9t\u00e9"}`, `{"token":"«redacted: 9 chars»"}`},
 		{`{"to\u006ben":"abcdefghijklmnopqrstuvwxyz"}`, `{"to\u006ben":"«redacted: 26 chars»"}`},
 		// layout, order and duplicates are kept
 		{"{ \"type\" : \"a\" ,\n \"secret\" :\t\"abcdefghijklmnopqrstuvwxyz\" , \"secret\":\"x\"}",
-			"{ \"type\" : \"a\" ,\n \"secret\" :\t\"«redacted: 26 chars»\" , \"secret\":\"*\"}"},
+			"{ \"type\" : \"a\" ,\n \"secret\" :\t\"«redacted: 26 chars»\" , \"secret\":\"«redacted: 1 char»\"}"},
 		// numbers keep their layout and stay numbers
 		{`{"pin":1,"token":4711}`, `{"pin":1,"token":1000}`},
 		{`{"token":-0.25}`, `{"token":-0.00}`},
@@ -34,19 +36,19 @@ func TestJSON(t *testing.T) {
 		{`{"token":0}`, ``},
 		// containers: names and literals kept, strings and numbers redacted
 		{`{"credentials":{"user":"alice","password":"pw","n":42,"ok":true}}`,
-			`{"credentials":{"user":"*****","password":"**","n":10,"ok":true}}`},
+			`{"credentials":{"user":"«redacted: 5 chars»","password":"«redacted: 2 chars»","n":10,"ok":true}}`},
 		{`{"secret":["abc",[1,{"k":"vvvvvvvvvvvvvvvvvvvvvvvv"}],null]}`,
-			`{"secret":["***",[0,{"k":"«redacted: 24 chars»"}],null]}`},
+			`{"secret":["«redacted: 3 chars»",[0,{"k":"«redacted: 24 chars»"}],null]}`},
 		// nested members, arrays of objects
 		{`[{"data":{"access_token":"abcdefghijklmnopqrstuvwxyz0123"}},{"client_secret":"s3cr3t"}]`,
-			`[{"data":{"access_token":"«redacted: 30 chars»"}},{"client_secret":"******"}]`},
+			`[{"data":{"access_token":"«redacted: 30 chars»"}},{"client_secret":"«redacted: 6 chars»"}]`},
 		// a string value that looks like a name is not one
 		{`{"a":"token","b":":"}`, ``},
 		// escaped quotes inside strings
 		{`{"note":"say \"token\": no","token":"abcdefghijklmnopqrstuvwxyz\"q"}`,
 			`{"note":"say \"token\": no","token":"«redacted: 28 chars»"}`},
 		// a cut frame is redacted as far as it goes
-		{`{"type":"x","token":"abcdefgh`, `{"type":"x","token":"********`},
+		{`{"type":"x","token":"abcdefgh`, `{"type":"x","token":"«redacted: 8 chars»`},
 		{`{"type":"x","token":`, ``},
 	} {
 		got, changed := JSON([]byte(tc.in))
@@ -63,8 +65,8 @@ func TestJSON(t *testing.T) {
 		if string(got) != want {
 			t.Errorf("JSON(%s)\n got %s\nwant %s", tc.in, got, want)
 		}
-		if len(got) > len(tc.in) {
-			t.Errorf("JSON(%s) grew to %d bytes", tc.in, len(got))
+		if len(got) > MaxLen(len(tc.in)) {
+			t.Errorf("JSON(%s) grew to %d bytes, beyond MaxLen", tc.in, len(got))
 		}
 		if json.Valid([]byte(tc.in)) && !json.Valid(got) {
 			t.Errorf("JSON(%s) = %s, not valid JSON", tc.in, got)
@@ -122,9 +124,17 @@ func BenchmarkJSONSecret(b *testing.B) {
 	}
 }
 
+// FuzzJSON: whatever the payload, redaction leaves the input alone, keeps
+// valid JSON valid (of the same top-level kind), stays within MaxLen, and
+// redacting twice changes nothing more than redacting once.
 func FuzzJSON(f *testing.F) {
 	for _, s := range []string{`{"token":"abc"}`, `{"secret":[1,{"a":"b"}]}`, `{"apiKey":-1.5e3}`,
-		`[{"password":"x\"y"}]`, `{"token":"`, `{"token":{`, `"token":"a"`, `{"to\u006ben":1}`, string(frame)} {
+		`[{"password":"x\"y"}]`, `{"token":"`, `{"token":{`, `"token":"a"`, `{"to\u006ben":1}`, string(frame),
+		`{"type":"x","config":"{\"apiKey\":\"sk-abc\",\"n\":[\"{\\\"token\\\":1}\"]}"}`,
+		`{"text":"use Bearer abcdef0123456789 or sk-proj-0123456789abcdefghijKLMN\nghp_0123456789abcdefghijklmnopqrstuvwxyz"}`,
+		`{"jwt":"x","t":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl","k":"AKIAIOSFODNN7EXAMPLE"}`,
+		`aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`,
+		`{"a":"[\"xoxb-0123456789-abcdef\"]","b":"AIzaSyA0123456789abcdefghijklmnopqrstu"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -136,8 +146,12 @@ func FuzzJSON(f *testing.F) {
 		if !changed && !bytes.Equal(out, in) {
 			t.Fatal("unchanged but different")
 		}
-		if len(out) > len(in) {
-			t.Fatalf("grew from %d to %d bytes", len(in), len(out))
+		if len(out) > MaxLen(len(in)) {
+			t.Fatalf("grew from %d to %d bytes, beyond MaxLen", len(in), len(out))
+		}
+		again, changedAgain := JSON(out)
+		if changedAgain || !bytes.Equal(again, out) {
+			t.Fatalf("not idempotent:\n in    %q\n once  %q\n twice %q", in, out, again)
 		}
 		if json.Valid(in) {
 			if !json.Valid(out) {

@@ -49,7 +49,8 @@ func (s *Scrubber) Len() int {
 // Text redacts free text: name=value pairs with a credential name (URLs'
 // queries, --var host_token=…, WSCONFORM_PASSWORD=…), header lines with a
 // credential ("Authorization: Bearer …", as in --header '…'), credential
-// members of JSON quoted in it, a URL's user-info password, and every
+// members of JSON quoted in it, a URL's user-info password, the token
+// shapes (Bearer …, sk-…, JWTs, ghp_…, AWS keys: shapes.go), and every
 // secret value s remembers.
 func Text(t string) string { return (*Scrubber)(nil).Text(t) }
 
@@ -99,6 +100,11 @@ func (s *Scrubber) Text(t string) string {
 			s.addEscaped(m[2])
 			return "://" + m[1] + ":" + URLMarker(runeCountUnescaped(m[2])) + "@"
 		})
+	}
+	if len(t) >= minShape {
+		if b, ok := s.tokens([]byte(t), formText); ok {
+			t = string(b)
+		}
 	}
 	return s.literals(t)
 }

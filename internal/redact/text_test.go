@@ -49,3 +49,18 @@ func TestTextKeepsPunctuation(t *testing.T) {
 		}
 	}
 }
+
+// FuzzText: redacting a text twice changes nothing more than once.
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"Authorization: Bearer abcdef0123456789", "dial ws://a:pw@h/?token=x: refused",
+		"use ghp_0123456789abcdefghijABCDEFGHIJklmnop now", `{"apiKey":"sk-0123456789abcdefghijKLMN"}`,
+		"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		once := Text(in)
+		if twice := Text(once); twice != once {
+			t.Fatalf("not idempotent:\n in    %q\n once  %q\n twice %q", in, once, twice)
+		}
+	})
+}

@@ -8,12 +8,19 @@ import (
 
 // URL returns u with the values of its credential query parameters (in
 // the query and in a fragment of name=value pairs, where OAuth puts an
-// access_token) and the password of its user info replaced by
-// URLMarker. Everything else stays byte for byte, escapes included.
+// access_token), the password of its user info and the token shapes
+// anywhere in it (a GitHub token as a path segment, sk-… as the value of
+// any parameter: shapes.go) replaced by URLMarker. Everything else stays
+// byte for byte, escapes included.
 func URL(u string) string { return (*Scrubber)(nil).URL(u) }
 
 // URL is the package's URL that also remembers the secret values.
 func (s *Scrubber) URL(u string) string {
+	if len(u) >= minShape {
+		if b, ok := s.tokens([]byte(u), formURL); ok {
+			u = string(b)
+		}
+	}
 	if !strings.ContainsAny(u, "?#@") {
 		return u
 	}

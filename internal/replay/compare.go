@@ -108,9 +108,9 @@ func (c *comparer) walk(path []string, a, b any) {
 	case string:
 		bs, ok := b.(string)
 		switch {
-		case ok && redact.IsMarker(av):
+		case ok && (redact.IsMarker(av) || redact.HasMarker(av) && redact.MatchRedacted(av, bs)):
 			// The recorder redacted a credential: its value is unknown,
-			// any string stands in for it.
+			// any string stands in for it (for each Marker in a text).
 		case ok && c.ids != nil && len(path) > 0 && c.ids.IsID(path[len(path)-1]):
 			if !c.ids.Learn(av, bs) {
 				c.add(path, a, b)

@@ -95,7 +95,10 @@ func (w rewriter) walk(typ string, path []string, v any, changes *[]change) any 
 			x[i] = w.walk(typ, append(path[:len(path):len(path)], strconv.Itoa(i)), e, changes)
 		}
 	case string:
-		if w.redacted != nil && redact.IsMarker(x) && slices.ContainsFunc(path, redact.MemberName) {
+		// A credential member's value, or a Marker anywhere (a token
+		// found by its shape, JSON held in the string): an older
+		// version's asterisk mask in a chat text is no credential.
+		if w.redacted != nil && (redact.IsMarker(x) && slices.ContainsFunc(path, redact.MemberName) || redact.HasMarker(x)) {
 			w.redacted[typ+" "+Pointer(path)] = true
 		}
 		if nv, ok := w.local[x]; ok && nv != x {

@@ -33,6 +33,10 @@ func TestCompare(t *testing.T) {
 		{"id inconsistent", "x", `{"run_id":"r1","x":{"run_id":"r1"}}`, `{"run_id":"r2","x":{"run_id":"r3"}}`, nil, []MemberDiff{{"/x/run_id", `"r1"`, `"r3"`}}},
 		{"two ids become one", "x", `{"a_id":"r1","b_id":"r2"}`, `{"a_id":"n","b_id":"n"}`, nil, []MemberDiff{{"/b_id", `"r2"`, `"n"`}}},
 		{"redacted recorded", "x", `{"apiKey":"«redacted: 9 chars»"}`, `{"apiKey":"sk-123456"}`, nil, nil},
+		{"token redacted in a text", "x", `{"text":"use «redacted: 40 chars» now"}`, `{"text":"use ghp_0123456789abcdefghijABCDEFGHIJklmnop now"}`, nil, nil},
+		{"redacted in JSON in a string", "x", `{"c":"{\"apiKey\":\"«redacted: 9 chars»\"}"}`, `{"c":"{\"apiKey\":\"sk-123456\"}"}`, nil, nil},
+		{"text around the token changed", "x", `{"text":"use «redacted: 40 chars» now"}`, `{"text":"lost ghp_x now"}`, nil,
+			[]MemberDiff{{"/text", `"use «redacted: 40 chars» now"`, `"lost ghp_x now"`}}},
 		{"array longer", "x", `{"a":[1]}`, `{"a":[1,2]}`, nil, []MemberDiff{{"/a/1", "", "2"}}},
 	}
 	for _, tc := range cases {

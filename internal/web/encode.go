@@ -130,15 +130,19 @@ func (e *encoder) convert(it *item) *pageEvent {
 		p := cutRune(ev.Payload, pe.Cut)
 		switch {
 		case ev.Op == wire.OpBinary || !utf8.Valid(p):
-			pe.Payload, pe.Binary = base64.StdEncoding.EncodeToString(ev.Payload), true
+			b := ev.Payload
+			if !e.keep {
+				b, _, _ = redact.Binary(b)
+			}
+			pe.Payload, pe.Binary = base64.StdEncoding.EncodeToString(b), true
 		case ev.Op == wire.OpText && !e.keep:
 			p, _ = redact.JSON(p)
 			pe.Payload = string(p)
-		default:
-			pe.Payload = string(p)
+		default: // a close reason, a ping's or a pong's text
+			pe.Payload = e.text(string(p))
 		}
 	case proxy.LiveClose:
-		pe.Code, pe.Reason, pe.By, pe.Frames = ev.CloseCode, ev.Reason, ev.By, ev.Frames
+		pe.Code, pe.Reason, pe.By, pe.Frames = ev.CloseCode, e.text(ev.Reason), ev.By, ev.Frames
 	case proxy.LiveDialect:
 		pe.Dialect, pe.Reason = ev.Dialect, ev.Reason
 		if ev.Dialect != "" {

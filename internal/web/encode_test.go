@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/proxy"
+	"github.com/wsconform/wsconform/internal/redact"
 	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/reports"
 )
@@ -49,25 +51,43 @@ func FuzzEncode(f *testing.F) {
 		if len(evs) != 3 || evs[0].K != "f" || evs[1].K != "x" || evs[2].K != "stats" {
 			t.Fatalf("events %+v", evs)
 		}
-		// Text with no JSON string in it has nothing to redact.
-		if wire.Opcode(op) == wire.OpText && utf8.Valid(payload) && extra <= 0 && !bytes.ContainsRune(payload, '"') &&
-			evs[0].Payload != string(payload) {
-			t.Errorf("text payload %q became %q", payload, evs[0].Payload)
+		// A text payload is shown as redact.JSON redacts it.
+		if want, _ := redact.JSON(payload); wire.Opcode(op) == wire.OpText && utf8.Valid(payload) && extra <= 0 &&
+			evs[0].Payload != string(want) {
+			t.Errorf("text payload %q became %q, want %q", payload, evs[0].Payload, want)
 		}
 	})
 }
 
-// TestEncodeRedacts: credentials in frames are redacted unless kept.
+// TestEncodeRedacts: credentials in frames (text, binary, close) and close
+// reasons are redacted unless kept.
 func TestEncodeRedacts(t *testing.T) {
-	it := item{id: 1, ev: proxy.LiveEvent{Kind: proxy.LiveFrame, Op: wire.OpText, Conn: "c1",
-		Payload: []byte(`{"type":"auth","apiKey":"sk-live-123456789"}`), Size: 44}}
+	const ghp = "ghp_0123456789abcdefghijABCDEFGHIJklmnop"
+	frame := func(id uint64, op wire.Opcode, p string) item {
+		return item{id: id, ev: proxy.LiveEvent{Kind: proxy.LiveFrame, Op: op, Conn: "c1", Payload: []byte(p), Size: len(p)}}
+	}
+	items := []item{
+		frame(1, wire.OpText, `{"type":"auth","apiKey":"sk-live-123456789"}`),
+		frame(2, wire.OpBinary, "\xff\x00"+ghp),
+		frame(3, wire.OpClose, "revoked "+ghp),
+		{id: 4, ev: proxy.LiveEvent{Kind: proxy.LiveClose, Conn: "c1", CloseCode: 1008, Reason: "revoked " + ghp}},
+	}
 	for _, keep := range []bool{false, true} {
-		var out bytes.Buffer
-		if err := (&encoder{keep: keep}).batch(&out, []item{it}, &streamStats{K: "stats"}); err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(out.String(), "sk-live-123456789") == !keep {
-			t.Errorf("keep %v: %s", keep, out.String())
+		for _, it := range items {
+			var out bytes.Buffer
+			if err := (&encoder{keep: keep}).batch(&out, []item{it}, &streamStats{K: "stats"}); err != nil {
+				t.Fatal(err)
+			}
+			s := out.String()
+			for _, secret := range []string{"sk-live-123456789", ghp, base64.StdEncoding.EncodeToString([]byte("\xff\x00" + ghp))} {
+				if strings.Contains(s, secret) && !keep {
+					t.Errorf("event %d holds %s: %s", it.id, secret, s)
+				}
+			}
+			if keep && !strings.Contains(s, "sk-live-123456789") && !strings.Contains(s, ghp) &&
+				!strings.Contains(s, base64.StdEncoding.EncodeToString([]byte("\xff\x00"+ghp))) {
+				t.Errorf("event %d lost its secret with keep: %s", it.id, s)
+			}
 		}
 	}
 }

@@ -1,0 +1,85 @@
+package requirements
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Collapse turns every run of white space into one space and trims the
+// ends: a quote may wrap where the spec does not, and a table row's
+// padding is not part of its words. Nothing else is normalised: backticks,
+// asterisks, case and punctuation must be as in the spec.
+func Collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// CheckQuotes reports every requirement whose quote is not found verbatim
+// (white space collapsed) in spec, the text of the registry's spec file.
+func CheckQuotes(reg *Registry, spec string) []error {
+	text := Collapse(spec)
+	var errs []error
+	for _, q := range reg.Requirements {
+		if !strings.Contains(text, Collapse(q.Quote)) {
+			errs = append(errs, &Problem{File: reg.File, Line: q.Line,
+				Msg: fmt.Sprintf("%s: quote not found in %s: %q", q.ID, reg.Spec, q.Quote)})
+		}
+	}
+	return errs
+}
+
+// The words that make a quote stated, by level. A MUST-like requirement
+// carries a normative word, or states a guarantee or a response the
+// server gives; a SHOULD-like one says should or recommended; a MAY says
+// may, optional or can. The lists are deliberately short: a quote that
+// only describes ("Human-readable button text", "Client acknowledges
+// receipt") is shown, not stated.
+var statedWords = map[Level]*regexp.Regexp{
+	Must: regexp.MustCompile(`(?i)\b(` +
+		`must|required|requires|shall|never|always|only|cannot|do not|every|` +
+		`guarantee[sd]?|monotonic(ally)?|mutually exclusive|max|maximum` +
+		`)\b`),
+	Should: regexp.MustCompile(`(?i)\b(should|recommended)\b`),
+	May:    regexp.MustCompile(`(?i)\b(may|optional(ly)?|can)\b`),
+}
+
+// typeSyntax is what makes a quote a type definition: a member and its
+// type (name: type, a table row), a union, a Literal, an enum, an
+// interface or a class.
+var typeSyntax = regexp.MustCompile(`:|\||\bLiteral\b|\benum\b|\binterface\b|\btype\b|\bclass\b`)
+
+// inTestMatrix reports whether a requirement is a line of the spec's test
+// matrix: stated by where it stands, whatever its words.
+func inTestMatrix(q Requirement) bool {
+	return strings.Contains(strings.ToLower(q.Section), "test matrix")
+}
+
+// CheckWording reports a stated requirement whose quote lacks the words
+// (for a must, should or may) or the type syntax (for a type) that make it
+// stated. Shown requirements and interpretations are not checked: their
+// quote is what the spec shows or is silent around.
+func CheckWording(q Requirement) error {
+	if q.Evidence != Stated || inTestMatrix(q) {
+		return nil
+	}
+	if q.Level == Type {
+		if !typeSyntax.MatchString(q.Quote) {
+			return fmt.Errorf("%s: a stated type, but the quote has no type syntax (name: type, |, Literal, enum, interface, type, class)", q.ID)
+		}
+		return nil
+	}
+	words, ok := statedWords[q.Level]
+	if !ok {
+		return fmt.Errorf("%s: level %q has no stated wording", q.ID, q.Level)
+	}
+	if !words.MatchString(q.Quote) {
+		return fmt.Errorf("%s: stated %s, but the quote has none of the words that make it so (%s)", q.ID, q.Level, wordList(q.Level))
+	}
+	return nil
+}
+
+// wordList names a level's words for a message.
+func wordList(l Level) string {
+	s := statedWords[l].String()
+	s = strings.TrimPrefix(s, `(?i)\b(`)
+	s = strings.TrimSuffix(s, `)\b`)
+	return strings.ReplaceAll(s, "|", ", ")
+}

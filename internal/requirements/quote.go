@@ -27,15 +27,19 @@ func CheckQuotes(reg *Registry, spec string) []error {
 }
 
 // The words that make a quote stated, by level. A MUST-like requirement
-// carries a normative word, or states a guarantee or a response the
-// server gives; a SHOULD-like one says should or recommended; a MAY says
-// may, optional or can. The lists are deliberately short: a quote that
-// only describes ("Human-readable button text", "Client acknowledges
+// carries a normative word, a guarantee (every, all, only, monotonic,
+// unique, idempotent, mutually exclusive, a maximum), or says in the
+// present tense what a party does (the server sends, emits, forwards,
+// returns, responds, echoes, rejects, blocks): informal specs state
+// behaviour that way. A SHOULD-like one says should or recommended; a MAY
+// says may, optional or can. The lists are deliberately short: a quote
+// that only describes ("Human-readable button text", "Client acknowledges
 // receipt") is shown, not stated.
 var statedWords = map[Level]*regexp.Regexp{
 	Must: regexp.MustCompile(`(?i)\b(` +
-		`must|required|requires|shall|never|always|only|cannot|do not|every|` +
-		`guarantee[sd]?|monotonic(ally)?|mutually exclusive|max|maximum` +
+		`must|required|requires|shall|never|always|only|cannot|do not|` +
+		`every|all|guarantee[sd]?|monotonic(ally)?|unique|idempotent|mutually exclusive|max|maximum|` +
+		`sends|emits|emitted|forwards|returns|responds|echoes|rejects|blocks|destroys|disposes|creates|uses this to` +
 		`)\b`),
 	Should: regexp.MustCompile(`(?i)\b(should|recommended)\b`),
 	May:    regexp.MustCompile(`(?i)\b(may|optional(ly)?|can)\b`),
@@ -43,8 +47,9 @@ var statedWords = map[Level]*regexp.Regexp{
 
 // typeSyntax is what makes a quote a type definition: a member and its
 // type (name: type, a table row), a union, a Literal, an enum, an
-// interface or a class.
-var typeSyntax = regexp.MustCompile(`:|\||\bLiteral\b|\benum\b|\binterface\b|\btype\b|\bclass\b`)
+// interface or a class, or the direction a message travels (a → b), which
+// a spec's section headings declare for every message under them.
+var typeSyntax = regexp.MustCompile(`:|\||→|↔|\bLiteral\b|\benum\b|\binterface\b|\btype\b|\bclass\b`)
 
 // inTestMatrix reports whether a requirement is a line of the spec's test
 // matrix: stated by where it stands, whatever its words.
@@ -62,7 +67,7 @@ func CheckWording(q Requirement) error {
 	}
 	if q.Level == Type {
 		if !typeSyntax.MatchString(q.Quote) {
-			return fmt.Errorf("%s: a stated type, but the quote has no type syntax (name: type, |, Literal, enum, interface, type, class)", q.ID)
+			return fmt.Errorf("%s: a stated type, but the quote has no type syntax (name: type, |, →, Literal, enum, interface, type, class)", q.ID)
 		}
 		return nil
 	}

@@ -1,0 +1,115 @@
+package requirements_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/wsconform/wsconform/internal/check"
+	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/requirements"
+)
+
+// quoted finds the double-quoted passages of a rule's quote (a rule often
+// quotes several passages, with its own words between them).
+var quoted = regexp.MustCompile(`"([^"]+)"`)
+
+// coveringEntries returns the registry entries a rule's quote rests on:
+// those whose quote is inside the rule's quote, and those that contain a
+// quoted passage of the rule (of three words or more: a rule may quote
+// less than a whole sentence).
+func coveringEntries(ruleQuote string, reg *requirements.Registry) []requirements.Requirement {
+	rq := requirements.Collapse(ruleQuote)
+	var passages []string
+	for _, m := range quoted.FindAllStringSubmatch(rq, -1) {
+		if p := strings.TrimSpace(m[1]); len(strings.Fields(p)) >= 3 {
+			passages = append(passages, p)
+		}
+	}
+	var out []requirements.Requirement
+	for _, q := range reg.Requirements {
+		text := requirements.Collapse(q.Quote)
+		hit := strings.Contains(rq, text)
+		for _, p := range passages {
+			hit = hit || strings.Contains(text, p)
+		}
+		if hit {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// quotesDialect reports whether a rule that applies to every dialect
+// quotes this dialect's spec ("mitto: \"…\"").
+func quotesDialect(r check.Rule, name string) bool {
+	return strings.Contains(r.Quote, name+": ")
+}
+
+// TestRulesCovered: every rule of the check engine that quotes a dialect's
+// spec rests on entries of that dialect's registry, so that the rule can
+// cite them. It lists the rules whose quote no registry quote covers. It
+// also logs the rules whose evidence is stated while every entry they rest
+// on is not: a severity the registry does not support.
+func TestRulesCovered(t *testing.T) {
+	t.Parallel()
+	for _, name := range dialect.Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			reg := load(t, name)
+			for _, r := range check.Rules(name) {
+				if strings.TrimSpace(r.Quote) == "" || (r.Dialect == "" && !quotesDialect(r, name)) {
+					continue
+				}
+				entries := coveringEntries(r.Quote, reg)
+				if len(entries) == 0 {
+					t.Errorf("rule %s (%s): no %s requirement covers its quote %q", r.ID, r.Evidence, name, r.Quote)
+					continue
+				}
+				if r.Evidence != check.Stated {
+					continue
+				}
+				stated := false
+				for _, q := range entries {
+					stated = stated || q.Evidence == requirements.Stated
+				}
+				if !stated {
+					t.Logf("rule %s is stated, but the entries it rests on are not: %v", r.ID, ids(entries))
+				}
+			}
+		})
+	}
+}
+
+func ids(qs []requirements.Requirement) []string {
+	var out []string
+	for _, q := range qs {
+		out = append(out, q.ID+" ("+string(q.Evidence)+")")
+	}
+	return out
+}
+
+// TestCoveringEntries: the coverage test can fail.
+func TestCoveringEntries(t *testing.T) {
+	t.Parallel()
+	reg, err := requirements.Parse("d/requirements.json", []byte(`{"dialect": "d", "spec": "d.md", "requirements": [
+		{"id": "d.a.one", "section": "§A", "quote": "unknown fields must be ignored.", "evidence": "stated", "level": "must"},
+		{"id": "d.a.two", "section": "§A", "quote": "- `+"`seq`"+`: monotonically increasing per run", "evidence": "stated", "level": "must"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		ruleQuote string
+		want      string
+	}{
+		{`§A: "Fields may be added over time; unknown fields must be ignored."`, "d.a.one (stated)"},
+		{`"monotonically increasing per run" (our reading of it)`, "d.a.two (stated)"},
+		{`"increasing"`, ""}, // too short to be a passage
+		{`"unknown fields are ignored"`, ""},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(ids(coveringEntries(tt.ruleQuote, reg)), " "); got != tt.want {
+			t.Errorf("coveringEntries(%q) = %q, want %q", tt.ruleQuote, got, tt.want)
+		}
+	}
+}

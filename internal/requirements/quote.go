@@ -28,9 +28,10 @@ func CheckQuotes(reg *Registry, spec string) []error {
 
 // The words that make a quote stated, by level. A MUST-like requirement
 // carries a normative word, a guarantee (every, all, only, monotonic,
-// unique, idempotent, mutually exclusive, a maximum), or says in the
-// present tense what a party does (the server sends, emits, forwards,
-// returns, responds, echoes, rejects, blocks): informal specs state
+// total ordering, unique, idempotent, mutually exclusive, a maximum,
+// authoritative, serialized, is ignored), or says in the present tense
+// what a party does (the server sends, emits, forwards, replies, returns,
+// responds, echoes, instructs, rejects, blocks): informal specs state
 // behaviour that way. A SHOULD-like one says should or recommended; a MAY
 // says may, optional or can. The lists are deliberately short: a quote
 // that only describes ("Human-readable button text", "Client acknowledges
@@ -38,8 +39,9 @@ func CheckQuotes(reg *Registry, spec string) []error {
 var statedWords = map[Level]*regexp.Regexp{
 	Must: regexp.MustCompile(`(?i)\b(` +
 		`must|required|requires|shall|never|always|only|cannot|do not|` +
-		`every|all|guarantee[sd]?|monotonic(ally)?|unique|idempotent|mutually exclusive|max|maximum|` +
-		`sends|emits|emitted|forwards|returns|responds|echoes|rejects|blocks|destroys|disposes|creates|uses this to` +
+		`every|all|guarantee[sd]?|monotonic(ally)?|total ordering|unique|idempotent|mutually exclusive|max|maximum|` +
+		`authoritative|serialized|is ignored|considered complete|is included|` +
+		`sends|is sent|emits|emitted|forwards|replies|returns|responds|echoes|instructs|rejects|blocks|destroys|disposes|creates|uses this to` +
 		`)\b`),
 	Should: regexp.MustCompile(`(?i)\b(should|recommended)\b`),
 	May:    regexp.MustCompile(`(?i)\b(may|optional(ly)?|can)\b`),
@@ -76,15 +78,14 @@ func CheckWording(q Requirement) error {
 		return fmt.Errorf("%s: level %q has no stated wording", q.ID, q.Level)
 	}
 	if !words.MatchString(q.Quote) {
-		return fmt.Errorf("%s: stated %s, but the quote has none of the words that make it so (%s)", q.ID, q.Level, wordList(q.Level))
+		return fmt.Errorf("%s: stated %s, but the quote has none of the words that make it so (%s)", q.ID, q.Level, levelWords[q.Level])
 	}
 	return nil
 }
 
-// wordList names a level's words for a message.
-func wordList(l Level) string {
-	s := statedWords[l].String()
-	s = strings.TrimPrefix(s, `(?i)\b(`)
-	s = strings.TrimSuffix(s, `)\b`)
-	return strings.ReplaceAll(s, "|", ", ")
+// levelWords names, for a message, what a level's words are.
+var levelWords = map[Level]string{
+	Must:   "a normative word, a guarantee or a stated behaviour: must, never, only, every, monotonic, sends, returns …",
+	Should: "should, recommended",
+	May:    "may, optional, can",
 }

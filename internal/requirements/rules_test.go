@@ -17,9 +17,10 @@ var quoted = regexp.MustCompile(`"([^"]+)"`)
 // coveringEntries returns the registry entries a rule's quote rests on:
 // those whose quote is inside the rule's quote, and those that contain a
 // quoted passage of the rule (of three words or more: a rule may quote
-// less than a whole sentence).
+// less than a whole sentence). Markdown emphasis (**) is dropped on both
+// sides: some rules quote the spec's words without it.
 func coveringEntries(ruleQuote string, reg *requirements.Registry) []requirements.Requirement {
-	rq := requirements.Collapse(ruleQuote)
+	rq := plainWords(ruleQuote)
 	var passages []string
 	for _, m := range quoted.FindAllStringSubmatch(rq, -1) {
 		if p := strings.TrimSpace(m[1]); len(strings.Fields(p)) >= 3 {
@@ -28,7 +29,7 @@ func coveringEntries(ruleQuote string, reg *requirements.Registry) []requirement
 	}
 	var out []requirements.Requirement
 	for _, q := range reg.Requirements {
-		text := requirements.Collapse(q.Quote)
+		text := plainWords(q.Quote)
 		hit := strings.Contains(rq, text)
 		for _, p := range passages {
 			hit = hit || strings.Contains(text, p)
@@ -39,6 +40,9 @@ func coveringEntries(ruleQuote string, reg *requirements.Registry) []requirement
 	}
 	return out
 }
+
+// plainWords is a quote without emphasis, white space collapsed.
+func plainWords(s string) string { return requirements.Collapse(strings.ReplaceAll(s, "**", "")) }
 
 // quotesDialect reports whether a rule that applies to every dialect
 // quotes this dialect's spec ("mitto: \"…\"").
@@ -111,5 +115,30 @@ func TestCoveringEntries(t *testing.T) {
 		if got := strings.Join(ids(coveringEntries(tt.ruleQuote, reg)), " "); got != tt.want {
 			t.Errorf("coveringEntries(%q) = %q, want %q", tt.ruleQuote, got, tt.want)
 		}
+	}
+}
+
+// TestRuleQuotesVerbatim logs the quoted passages of check-engine rules
+// that are not the spec's words verbatim (white space collapsed): the
+// registry quotes are held to that standard, the rules are not yet. It
+// does not fail: the rules will cite registry ids instead of quoting.
+func TestRuleQuotesVerbatim(t *testing.T) {
+	t.Parallel()
+	for _, name := range dialect.Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			reg := load(t, name)
+			spec := requirements.Collapse(readSpec(t, reg))
+			for _, r := range check.Rules(name) {
+				if r.Dialect != name {
+					continue
+				}
+				for _, m := range quoted.FindAllStringSubmatch(requirements.Collapse(r.Quote), -1) {
+					if p := strings.TrimSpace(m[1]); len(strings.Fields(p)) >= 3 && !strings.Contains(spec, p) {
+						t.Logf("rule %s quotes %q, not verbatim in %s", r.ID, p, reg.Spec)
+					}
+				}
+			}
+		})
 	}
 }

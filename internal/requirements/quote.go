@@ -29,8 +29,9 @@ func CheckQuotes(reg *Registry, spec string) []error {
 // The words that make a quote stated, by level. A MUST-like requirement
 // carries a normative word, a guarantee (every, all, only, monotonic,
 // total ordering, unique, idempotent, mutually exclusive, a maximum,
-// authoritative, serialized, is ignored, includes), or says in the present tense
-// what a party does (the server sends, emits, forwards, replies, returns,
+// authoritative, serialized, is ignored, includes, are numbered, are
+// retried, prevents, maintains), or says in the present tense what a party
+// does (the server sends, receives, emits, forwards, replies, returns,
 // responds, echoes, instructs, rejects, blocks): informal specs state
 // behaviour that way. A SHOULD-like one says should or recommended; a MAY
 // says may, optional or can. The lists are deliberately short: a quote
@@ -40,8 +41,8 @@ var statedWords = map[Level]*regexp.Regexp{
 	Must: regexp.MustCompile(`(?i)\b(` +
 		`must|required|requires|shall|never|always|only|cannot|do not|` +
 		`every|all|guarantee[sd]?|monotonic(ally)?|total ordering|unique|idempotent|mutually exclusive|max|maximum|` +
-		`authoritative|serialized|is ignored|considered complete|is included|includes|` +
-		`sends|is sent|emits|emitted|forwards|replies|returns|responds|echoes|instructs|rejects|blocks|destroys|disposes|creates|uses this to` +
+		`authoritative|serialized|is ignored|considered complete|is included|includes|are numbered|are retried|prevents|maintains|` +
+		`sends|is sent|receives|emits|emitted|forwards|replies|returns|responds|echoes|instructs|rejects|blocks|destroys|disposes|creates|detects|uses this to` +
 		`)\b`),
 	Should: regexp.MustCompile(`(?i)\b(should|recommended)\b`),
 	May:    regexp.MustCompile(`(?i)\b(may|optional(ly)?|can)\b`),

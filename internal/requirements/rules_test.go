@@ -14,24 +14,42 @@ import (
 // quotes several passages, with its own words between them).
 var quoted = regexp.MustCompile(`"([^"]+)"`)
 
-// coveringEntries returns the registry entries a rule's quote rests on:
-// those whose quote is inside the rule's quote, and those that contain a
-// quoted passage of the rule (of three words or more: a rule may quote
-// less than a whole sentence). Markdown emphasis (**) is dropped on both
-// sides: some rules quote the spec's words without it.
-func coveringEntries(ruleQuote string, reg *requirements.Registry) []requirements.Requirement {
-	rq := plainWords(ruleQuote)
-	var passages []string
-	for _, m := range quoted.FindAllStringSubmatch(rq, -1) {
-		if p := strings.TrimSpace(m[1]); len(strings.Fields(p)) >= 3 {
-			passages = append(passages, p)
+// trailingNote is a rule's own comment after the words it quotes: "…
+// (a flow diagram)".
+var trailingNote = regexp.MustCompile(`\s*\([^()]*\)$`)
+
+// passages are the pieces of a rule's quote that may be the spec's words:
+// its double-quoted passages, and its pieces between "…" and ";" without a
+// trailing note of ours; each of three words or more (a rule may quote
+// less than a whole sentence).
+func passages(rq string) []string {
+	var out []string
+	add := func(p string) {
+		if p = strings.TrimSpace(p); len(strings.Fields(p)) >= 3 {
+			out = append(out, p)
 		}
 	}
+	for _, m := range quoted.FindAllStringSubmatch(rq, -1) {
+		add(m[1])
+	}
+	for _, piece := range strings.FieldsFunc(rq, func(r rune) bool { return r == '…' || r == ';' }) {
+		add(trailingNote.ReplaceAllString(strings.TrimSpace(piece), ""))
+	}
+	return out
+}
+
+// coveringEntries returns the registry entries a rule's quote rests on:
+// those whose quote is inside the rule's quote, and those that contain a
+// passage of it. Markdown emphasis and backticks are dropped on both sides:
+// some rules quote the spec's words without them.
+func coveringEntries(ruleQuote string, reg *requirements.Registry) []requirements.Requirement {
+	rq := plainWords(ruleQuote)
+	ps := passages(rq)
 	var out []requirements.Requirement
 	for _, q := range reg.Requirements {
 		text := plainWords(q.Quote)
 		hit := strings.Contains(rq, text)
-		for _, p := range passages {
+		for _, p := range ps {
 			hit = hit || strings.Contains(text, p)
 		}
 		if hit {
@@ -41,8 +59,11 @@ func coveringEntries(ruleQuote string, reg *requirements.Registry) []requirement
 	return out
 }
 
-// plainWords is a quote without emphasis, white space collapsed.
-func plainWords(s string) string { return requirements.Collapse(strings.ReplaceAll(s, "**", "")) }
+// plainWords is a quote without emphasis or backticks, white space
+// collapsed.
+func plainWords(s string) string {
+	return requirements.Collapse(strings.NewReplacer("**", "", "`", "").Replace(s))
+}
 
 // quotesDialect reports whether a rule that applies to every dialect
 // quotes this dialect's spec ("mitto: \"…\"").
@@ -110,6 +131,9 @@ func TestCoveringEntries(t *testing.T) {
 		{`"monotonically increasing per run" (our reading of it)`, "d.a.two (stated)"},
 		{`"increasing"`, ""}, // too short to be a passage
 		{`"unknown fields are ignored"`, ""},
+		{"unknown **fields** must be `ignored`. (emphasis and backticks aside)", "d.a.one (stated)"},
+		{"seq: monotonically increasing per run (a note of ours); other words", "d.a.two (stated)"},
+		{"other words … monotonically increasing per run … more words", "d.a.two (stated)"},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(ids(coveringEntries(tt.ruleQuote, reg)), " "); got != tt.want {

@@ -30,10 +30,13 @@ func CheckQuotes(reg *Registry, spec string) []error {
 // carries a normative word, a guarantee (every, all, only, monotonic,
 // total ordering, unique, idempotent, mutually exclusive, a maximum,
 // authoritative, serialized, is ignored, includes, are numbered, are
-// retried, prevents, maintains), or says in the present tense what a party
-// does (the server sends, receives, emits, forwards, replies, returns,
-// responds, echoes, instructs, rejects, blocks): informal specs state
-// behaviour that way. A SHOULD-like one says should or recommended; a MAY
+// retried, prevents, maintains, stable, normalized, gated), or says in the
+// present tense what a party does (the server sends, receives, emits,
+// forwards, replies, returns, responds, echoes, instructs, rejects,
+// blocks; a message is the response to or the result of another):
+// informal specs state behaviour that way. A message's own definition, the
+// quote opening with its heading ("### reset Clear conversation history
+// and todos."), is stated by where it stands, like a test matrix line. A SHOULD-like one says should or recommended; a MAY
 // says may, optional or can. The lists are deliberately short: a quote
 // that only describes ("Human-readable button text", "Client acknowledges
 // receipt") is shown, not stated.
@@ -41,8 +44,8 @@ var statedWords = map[Level]*regexp.Regexp{
 	Must: regexp.MustCompile(`(?i)\b(` +
 		`must|required|requires|shall|never|always|only|cannot|do not|` +
 		`every|all|guarantee[sd]?|monotonic(ally)?|total ordering|unique|idempotent|mutually exclusive|max|maximum|` +
-		`authoritative|serialized|is ignored|considered complete|is included|includes|are numbered|are retried|prevents|maintains|` +
-		`sends|is sent|receives|emits|emitted|forwards|replies|returns|responds|echoes|instructs|rejects|blocks|destroys|disposes|creates|detects|uses this to` +
+		`authoritative|serialized|is ignored|considered complete|is included|includes|are numbered|are retried|prevents|maintains|stable|normalized|gated|` +
+		`sends|sent|receives|emits|emitted|forwards|replies|returns|returned|responds|response to|result of|echo|echoes|instructs|rejects|blocks?|destroys|disposes|creates|detects|supports|prints|uses this to` +
 		`)\b`),
 	Should: regexp.MustCompile(`(?i)\b(should|recommended)\b`),
 	May:    regexp.MustCompile(`(?i)\b(may|optional(ly)?|can)\b`),
@@ -60,12 +63,23 @@ func inTestMatrix(q Requirement) bool {
 	return strings.Contains(strings.ToLower(q.Section), "test matrix")
 }
 
+// ownHeading matches a quote that opens with a markdown heading naming one
+// message and goes on with its definition.
+var ownHeading = regexp.MustCompile("^#{2,4} `?[A-Za-z0-9_.]+`? \\S")
+
+// isDefinition reports whether a MUST-like requirement quotes a message's
+// own definition under its heading: what the message is or does is stated
+// by where it stands.
+func isDefinition(q Requirement) bool {
+	return q.Level == Must && ownHeading.MatchString(Collapse(q.Quote))
+}
+
 // CheckWording reports a stated requirement whose quote lacks the words
 // (for a must, should or may) or the type syntax (for a type) that make it
 // stated. Shown requirements and interpretations are not checked: their
 // quote is what the spec shows or is silent around.
 func CheckWording(q Requirement) error {
-	if q.Evidence != Stated || inTestMatrix(q) {
+	if q.Evidence != Stated || inTestMatrix(q) || isDefinition(q) {
 		return nil
 	}
 	if q.Level == Type {

@@ -4,9 +4,11 @@ package features
 
 import "embed"
 
-// FS holds features/<dialect>/*.feature and each dialect's client.json:
-// how a real client of the dialect answers what the server asks, and the
-// server messages that say the target cannot run a scenario.
+// FS holds features/<dialect>/*.feature, each dialect's client.json (how a
+// real client of the dialect answers what the server asks, and the server
+// messages that say the target cannot run a scenario) and its
+// requirements.json (the requirement registry that rules and scenarios
+// cite, read by internal/requirements).
 //
-//go:embed */*.feature */client.json
+//go:embed */*.feature */client.json */requirements.json
 var FS embed.FS

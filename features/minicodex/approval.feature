@@ -127,7 +127,8 @@ Feature: MiniCodex tool approvals
     minicodex-v1.md §Semantics: Run completion: TurnDone is sent if there were
     no terminal artifacts (e.g. function_call_output). Interpretation: a
     denied call outputs nothing, so the run ends with turn_done as well as
-    the finished status (in either order: a ping barrier waits for both).
+    the finished status (in either order: the scenario waits for both, then
+    a ping barrier lets a duplicate queued before it arrive).
 
     When the client sends:
       """
@@ -143,6 +144,7 @@ Feature: MiniCodex tool approvals
       """
       {"run_state": {"status": "finished"}}
       """
+    And the client has received at least 1 "turn_done" within 5s
     When the client sends:
       """
       {"type": "ping", "req_id": "r-barrier"}

@@ -292,6 +292,7 @@ Feature: MiniCodex error codes
       """
       {"run_state": {"status": "finished"}}
       """
+    And the client has received at least 1 "turn_done" within 5s
     When the client sends:
       """
       {"type": "ping", "req_id": "r-barrier"}

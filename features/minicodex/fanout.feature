@@ -83,6 +83,7 @@ Feature: MiniCodex multi-client sessions
       """
       {"req_id": "r-barrier-b"}
       """
+    And client "A" has received 1 "run_status" within 5s where "run_state.status" is "finished"
     And client "A" sends:
       """
       {"type": "ping", "req_id": "r-barrier-a"}

@@ -21,8 +21,10 @@ Feature: MiniCodex resume and replay
     last_seen_event_id (the event right after it first: event_id is the
     session's total order) and nothing at or before it, the same events as
     before (the check engine compares them), and the live events follow.
-    turn_done and the finished status may come in either order: a ping
-    barrier waits for both before they are counted.
+    turn_done and the finished status may come in either order, and a ping
+    barrier does not order them (a server may answer the ping before it
+    queues the second): the scenario waits for both, then a ping barrier
+    lets a duplicate queued before it arrive, then they are counted.
 
     Given a client connects
     And the client sends:
@@ -62,6 +64,7 @@ Feature: MiniCodex resume and replay
       """
       {"run_state": {"status": "finished"}}
       """
+    And the client has received at least 1 "turn_done" within 5s
     When the client sends:
       """
       {"type": "ping", "req_id": "r-barrier"}

@@ -22,8 +22,9 @@ Feature: MiniCodex runs (turns)
     identified by run_id, so every run_status of the run names it;
     §Server → Client messages: CommandAccepted is the immediate ack and
     carries the command's req_id (§Envelope). Whether turn_done comes before
-    or after the finished status is not stated: a ping barrier waits for
-    both before they are counted.
+    or after the finished status is not stated: the scenario waits for
+    both, then a ping barrier lets a duplicate queued before it arrive, then
+    they are counted.
 
     When the client sends:
       """
@@ -33,6 +34,7 @@ Feature: MiniCodex runs (turns)
       | assistant_text |                                       |
       | run_status     | {"run_state": {"status": "finished"}} |
     And I remember its "run_state.run_id" as "run"
+    And the client has received at least 1 "turn_done" within 5s
     When the client sends:
       """
       {"type": "ping", "req_id": "r-barrier"}
@@ -251,6 +253,7 @@ Feature: MiniCodex runs (turns)
       """
       {"run_state": {"status": "finished"}}
       """
+    And the client has received at least 1 "turn_done" within 5s
     When the client sends:
       """
       {"type": "ping", "req_id": "r-barrier"}

@@ -213,6 +213,33 @@ func (c *client) waitFor(ctx context.Context, timeout time.Duration, match func(
 	}
 }
 
+// waitUntil waits until cond (called with c.mu held) holds, the
+// connection ends or the timeout passes; only a stopped scenario is an
+// error: the caller judges what arrived. Prompts are answered meanwhile,
+// as in waitFor.
+func (c *client) waitUntil(ctx context.Context, timeout time.Duration, cond func() bool) error {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		if err := c.answerPrompts(); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		ok, ended, notify := cond(), c.ended, c.notify
+		c.mu.Unlock()
+		if ok || ended {
+			return nil
+		}
+		select {
+		case <-notify:
+		case <-deadline.C:
+			return nil
+		case <-ctx.Done():
+			return harnessf("scenario stopped: %v", ctx.Err())
+		}
+	}
+}
+
 // errTimeout says an expectation was not met in time.
 var errTimeout = errors.New("timed out")
 

@@ -34,7 +34,7 @@ var Steps = []Step{
 	{`^` + who + ` receives, in order:$`, `Then the client receives, in order: (a table of types)`, stepReceiveInOrder},
 	{`^` + who + ` receives no "([^"]+)"(?: within (\S+))?$`, `Then client "B" receives no "error" within 1s`, stepReceiveNo},
 	{`^` + who + ` receives nothing(?: within (\S+))?$`, `Then the client receives nothing within 500ms`, stepReceiveNothing},
-	{`^` + who + ` has received (at least |at most |)(\d+|no) "([^"]+)"(?: messages?)?(?: where "([^"]+)" (.+))?$`, `Then client "B" has received at least 1 "user_message" where "client_msg_id" is "m1"`, stepHasReceived},
+	{`^` + who + ` has received (at least |at most |)(\d+|no) "([^"]+)"(?: messages?)?(?: within (\S+))?(?: where "([^"]+)" (.+))?$`, `Then client "B" has received at least 1 "user_message" within 2s where "client_msg_id" is "m1"`, stepHasReceived},
 	{`^the first message ` + who + ` received (?:is|was) (?:an? )?"([^"]+)"$`, `Then the first message the client received is "system.connected"`, stepFirstReceived},
 	{`^` + who + ` is closed(?: with code (\d+))?(?: within (\S+))?$`, `Then the client is closed with code 4401`, stepIsClosed},
 	{`^` + who + ` stays connected(?: for (\S+))?$`, `Then the client stays connected for 500ms`, stepStaysConnected},

@@ -167,8 +167,12 @@ func (w *World) quiet(ctx context.Context, name, within string, bad func(message
 
 // stepHasReceived counts every message of a type the connection received
 // so far (consumed or not), optionally those whose member meets a
-// predicate: how a scenario proves "exactly once" after a replay.
-func stepHasReceived(ctx context.Context, name, bound, count, typ, path, pred string) error {
+// predicate: how a scenario proves "exactly once" after a replay. With
+// "within D" it first waits up to D for the count to reach the bound
+// (exactly, or at least, N): a server may emit two messages in either
+// order, and a ping barrier does not order them (the server can answer
+// the ping before it queues the second; the reference server does).
+func stepHasReceived(ctx context.Context, name, bound, count, typ, within, path, pred string) error {
 	w := worldOf(ctx)
 	c, err := w.client(name)
 	if err != nil {
@@ -188,8 +192,50 @@ func stepHasReceived(ctx context.Context, name, bound, count, typ, path, pred st
 			return err
 		}
 	}
+	if within != "" && bound != "at most " {
+		d, err := w.duration(within, 0)
+		if err != nil {
+			return err
+		}
+		if err := c.waitUntil(ctx, d, func() bool { return len(c.matching(typ, path, p)) >= want }); err != nil {
+			return err
+		}
+	}
 	c.mu.Lock()
-	got := 0
+	matched := c.matching(typ, path, p)
+	c.mu.Unlock()
+	for _, m := range matched {
+		if path != "" {
+			w.aboutFrame(m.index, memberPointer(path))
+		} else {
+			w.aboutFrame(m.index)
+		}
+	}
+	got := len(matched)
+	ok := got == want
+	switch bound {
+	case "at least ":
+		ok = got >= want
+	case "at most ":
+		ok = got <= want
+	}
+	if !ok {
+		expected := fmt.Sprintf("%s%d %q", bound, want, typ)
+		if within != "" {
+			expected += " within " + within
+		}
+		if path != "" {
+			expected += fmt.Sprintf(" where %q %s", path, p.text)
+		}
+		return failf(expected, fmt.Sprintf("%d", got), "client %q received a wrong number of messages", c.name)
+	}
+	return nil
+}
+
+// matching lists the messages of type typ received so far whose member at
+// path (when given) meets p. c.mu held.
+func (c *client) matching(typ, path string, p predicate) []message {
+	var out []message
 	for _, m := range c.msgs {
 		if m.typ != typ {
 			continue
@@ -200,29 +246,9 @@ func stepHasReceived(ctx context.Context, name, bound, count, typ, path, pred st
 				continue
 			}
 		}
-		if path != "" {
-			w.aboutFrame(m.index, memberPointer(path))
-		} else {
-			w.aboutFrame(m.index)
-		}
-		got++
+		out = append(out, m)
 	}
-	c.mu.Unlock()
-	ok := got == want
-	switch bound {
-	case "at least ":
-		ok = got >= want
-	case "at most ":
-		ok = got <= want
-	}
-	if !ok {
-		expected := fmt.Sprintf("%s%d %q", bound, want, typ)
-		if path != "" {
-			expected += fmt.Sprintf(" where %q %s", path, p.text)
-		}
-		return failf(expected, fmt.Sprintf("%d", got), "client %q received a wrong number of messages", c.name)
-	}
-	return nil
+	return out
 }
 
 func stepIsClosed(ctx context.Context, name, code, within string) error {

@@ -278,7 +278,11 @@ func TestPing(t *testing.T) {
 func TestHeartbeat(t *testing.T) {
 	t.Parallel()
 	srv := start(t, server.Config{Heartbeat: 10 * time.Millisecond})
-	c, _, _ := hello(t, srv, "")
+	// Not hello(), which wants welcome first: heartbeats start with the
+	// connection, and under load one can come before the welcome.
+	c := srv.Dial(t, "/ws")
+	c.Send(map[string]any{"type": "hello", "v": "1.0.0"})
+	c.Expect("welcome")
 	for i := 0; i < 2; i++ {
 		if m := c.Expect("heartbeat"); m.Int("/interval_ms") != 10 {
 			t.Errorf("heartbeat: %s", m)

@@ -34,6 +34,8 @@ type hub struct {
 	lastID  int64
 	log     *server.ReplayLog
 	clients map[*client]bool // attached connections; true: receives live events
+	// batch, while not nil, holds the events broadcast meanwhile (together).
+	batch [][]byte
 	// runCounter counts the runs ever started; active is the run in
 	// progress (nil when idle), last the newest run (for snapshots).
 	runCounter int
@@ -83,11 +85,34 @@ func (h *hub) emit(build func(id int64, ts string) any) []byte {
 	return data
 }
 
-// broadcast queues the same bytes to every live client. h.mu held.
+// broadcast queues the same bytes to every live client, or holds them
+// while a batch is open (see together). h.mu held.
 func (h *hub) broadcast(data []byte) {
+	if h.batch != nil {
+		h.batch = append(h.batch, data)
+		return
+	}
 	for c, live := range h.clients {
 		if live {
 			_ = c.conn.SendRaw(data)
+		}
+	}
+}
+
+// together broadcasts what f emits back to back on every live connection:
+// a client that pings after the first sees the answer after the last.
+// h.mu held.
+func (h *hub) together(f func()) {
+	h.batch = [][]byte{}
+	f()
+	batch := h.batch
+	h.batch = nil
+	if len(batch) == 0 {
+		return
+	}
+	for c, live := range h.clients {
+		if live {
+			_ = c.conn.SendAll(batch...)
 		}
 	}
 }

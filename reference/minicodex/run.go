@@ -341,23 +341,27 @@ func (h *hub) output(r *run, callID, output string) {
 
 // end finishes r: finished (also after an abort) or, with fail, a
 // RUN_FAILED error event and error; then turn_done when the run produced
-// no function_call_output; then the session is idle.
+// no function_call_output; then the session is idle. The run's last events
+// go out together, so a client's ping answered after the first is
+// answered after the last too.
 func (h *hub) end(r *run, fail string) {
 	h.mu.Lock()
-	switch {
-	case r.aborting || fail == "":
-		h.setStatus(r, "finished")
-	default:
-		h.emitRun(r, func(id int64, ts string) any {
-			return errorMsg{Type: "error", Code: codeRunFailed, Message: fail, RunID: r.id, EventID: id, TS: ts}
-		})
-		h.setStatus(r, "error")
-	}
-	if !r.hadOutput {
-		h.emitRun(r, func(id int64, ts string) any {
-			return turnDoneEvt{Type: "turn_done", RunID: r.id, EventID: id, TS: ts}
-		})
-	}
+	h.together(func() {
+		switch {
+		case r.aborting || fail == "":
+			h.setStatus(r, "finished")
+		default:
+			h.emitRun(r, func(id int64, ts string) any {
+				return errorMsg{Type: "error", Code: codeRunFailed, Message: fail, RunID: r.id, EventID: id, TS: ts}
+			})
+			h.setStatus(r, "error")
+		}
+		if !r.hadOutput {
+			h.emitRun(r, func(id int64, ts string) any {
+				return turnDoneEvt{Type: "turn_done", RunID: r.id, EventID: id, TS: ts}
+			})
+		}
+	})
 	h.active = nil
 	h.touch()
 	h.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime/pprof"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -59,11 +60,13 @@ type Conn struct {
 	URL    *url.URL
 	Header http.Header
 
-	env  *Env
-	ws   *websocket.Conn
-	out  chan outMsg
-	kill chan int // close code; the writer ends the connection at once
-	done chan struct{}
+	env *Env
+	ws  *websocket.Conn
+	// sendMu makes a SendAll's messages adjacent in out.
+	sendMu sync.Mutex
+	out    chan outMsg
+	kill   chan int // close code; the writer ends the connection at once
+	done   chan struct{}
 	// wend is closed when the writer has stopped: a reader waiting for
 	// room in the send queue stops waiting.
 	wend chan struct{}
@@ -221,21 +224,33 @@ func (c *Conn) Send(v any) error {
 // is disconnected: with 1013 (try again later), after which it may resume,
 // when the close frame can still be written to it; a client that does not
 // read at all cannot be sent one, and sees 1006.
-func (c *Conn) SendRaw(data []byte) error {
+func (c *Conn) SendRaw(data []byte) error { return c.SendAll(data) }
+
+// SendAll queues messages back to back: nothing else sent on this
+// connection (an answer its reader sends meanwhile) comes between them. A
+// run's terminal status and its turn_done are one such pair: a client
+// that answers the first with a ping must not see the ping answered
+// before the second.
+func (c *Conn) SendAll(data ...[]byte) error {
 	if c.ended.Load() || c.slow.Load() {
 		return ErrClosed
 	}
-	m := outMsg{data: data}
-	if c.inj != nil && c.inj.NeedsType() {
-		m.typ = typeOf(data)
+	c.sendMu.Lock()
+	for _, d := range data {
+		m := outMsg{data: d}
+		if c.inj != nil && c.inj.NeedsType() {
+			m.typ = typeOf(d)
+		}
+		select {
+		case c.out <- m:
+			c.trace.queued()
+		default:
+			c.sendMu.Unlock()
+			c.abort(websocket.CloseTryAgainLater)
+			return fmt.Errorf("send queue of %s full (%d messages): %w", c.ID, cap(c.out), ErrClosed)
+		}
 	}
-	select {
-	case c.out <- m:
-	default:
-		c.abort(websocket.CloseTryAgainLater)
-		return fmt.Errorf("send queue of %s full (%d messages): %w", c.ID, cap(c.out), ErrClosed)
-	}
-	c.trace.queued()
+	c.sendMu.Unlock()
 	if len(c.out) >= c.high() && c.onPressure != nil && c.draining.CompareAndSwap(false, true) {
 		c.onPressure(true)
 	}

@@ -55,9 +55,9 @@ var knowledge = map[string]Knowledge{
 		// not behaviour. The replayed delta itself is compared.
 		Volatile: []string{"ts", "started_at", "finished_at", "assistant_text:/text", "assistant_text:/delta", "reasoning:/text", "reasoning:/delta",
 			"welcome:/session_state/last_event_id"},
-		IDs:      []string{"session_id", "run_id", "req_id", "call_id", "client_msg_id", "active_run_id"},
-		Cursors:  []string{"resume:/last_seen_event_id"},
-		Timed:    []string{"heartbeat", "backpressure"},
+		IDs:     []string{"session_id", "run_id", "req_id", "call_id", "client_msg_id", "active_run_id"},
+		Cursors: []string{"resume:/last_seen_event_id"},
+		Timed:   []string{"heartbeat", "backpressure"},
 		// ClientTimed: the spec's ping is the client's keepalive.
 		ClientTimed: []string{"ping"},
 	},

@@ -69,7 +69,7 @@ func TestHasReceivedWithin(t *testing.T) {
 			go func() {
 				defer close(done)
 				time.Sleep(delay) // the run's goroutine is slow to queue turn_done
-				mu.Lock() // all of them before any later answer
+				mu.Lock()         // all of them before any later answer
 				defer mu.Unlock()
 				for i := 0; i < after; i++ {
 					_ = c.WriteMessage(websocket.TextMessage, []byte(`{"type":"turn_done"}`))

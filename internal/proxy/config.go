@@ -11,6 +11,7 @@ import (
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/netguard"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
@@ -126,6 +127,16 @@ type Config struct {
 	// accepted: a DNS rebinding attack needs a name it controls.
 	Listen     string
 	AllowHosts []string
+	// AllowOrigins lists the origins (scheme://host[:port]) of the browser
+	// pages that may open a WebSocket through the proxy besides those
+	// always allowed ("*": any page). Always allowed: handshakes without
+	// Origin (not a browser's), pages of the proxy's own address, and pages
+	// served from this machine (a loopback host or the host of Listen, any
+	// port: a UI's dev server). Another page's handshake is refused with
+	// 403 and a proxy.origin-refused finding: WebSockets are not subject
+	// to CORS, so without this any site the developer visits could read
+	// an agent session through the proxy.
+	AllowOrigins []string
 
 	// Check tunes the check engine (the same options `wsconform validate`
 	// uses, so that live and offline judge alike).
@@ -210,6 +221,9 @@ func (cfg Config) withDefaults() (Config, *url.URL, error) {
 		return cfg, nil, fmt.Errorf("origin mode %q: want keep or upstream", cfg.Origin)
 	}
 	if err := CheckPaths(cfg.Paths); err != nil {
+		return cfg, nil, err
+	}
+	if cfg.AllowOrigins, err = netguard.ParseOrigins("--allow-origin", cfg.AllowOrigins); err != nil {
 		return cfg, nil, err
 	}
 	if cfg.Tool == "" {

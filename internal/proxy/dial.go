@@ -109,12 +109,16 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer p.wg.Done()
 	target := p.target(r)
+	if !p.originAllowed(r) {
+		p.refuseOrigin(w, id, r, target)
+		return
+	}
 	if max := p.cfg.MaxConns; max > 0 {
 		defer p.active.Add(-1)
 		if p.active.Add(1) > int64(max) {
 			why := fmt.Sprintf("wsproxy relays at most %d connections at once (--max-conns)", max)
 			http.Error(w, "wsproxy: "+why, http.StatusServiceUnavailable)
-			p.tap.refused(refusal{conn: id, path: r.URL.Path, url: redact(target), code: http.StatusServiceUnavailable,
+			p.tap.refused(refusal{conn: id, path: r.URL.Path, url: redact(target), target: target, code: http.StatusServiceUnavailable,
 				status: "503 Service Unavailable", why: "the proxy refused it: " + why, fatal: true})
 			return
 		}
@@ -254,7 +258,7 @@ func upgradeHeaders(resp *http.Response, subprotocol string) http.Header {
 // answer in time. Each is a proxy.upstream-refused finding: nothing was
 // tested on that connection, and the verdict says so.
 func (p *Proxy) refuse(w http.ResponseWriter, id string, r *http.Request, target string, resp *http.Response, err error) {
-	rf := refusal{conn: id, path: r.URL.Path, url: redact(target), fatal: true}
+	rf := refusal{conn: id, path: r.URL.Path, url: redact(target), target: target, fatal: true}
 	if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols && errors.Is(err, websocket.ErrBadHandshake) {
 		for k, vs := range resp.Header {
 			w.Header()[k] = vs

@@ -17,8 +17,9 @@ import (
 // for the peers. proxy.upstream-refused is the exception in effect, not
 // in severity: a refused handshake is no broken MUST (RFC 6455 lets a
 // server answer with any HTTP status), but nothing was tested either, so
-// its session's verdict is error (the harness could not test), decided by
-// the report (sessionLog.harness), never passed.
+// when nothing else was judged (or it refused a judged session's
+// reconnection) its session's verdict is error (the harness could not
+// test), decided by the report (sessionLog.verdict), never passed.
 var (
 	// RuleValidationGap: frames were relayed and recorded but not checked
 	// because the validator fell behind.
@@ -40,8 +41,17 @@ var (
 		Spec:  "RFC 6455 §4.1, §4.2.2; interpretation: wsproxy tests nothing on a connection it could not make",
 		Quote: "If the status code received from the server is not 101, the client handles the response per HTTP [RFC2616] procedures.",
 		Summary: "A WebSocket handshake the upstream answered with another status than 101, or that could not reach it, is nothing tested: " +
-			"the report's verdict is error, never passed. HTTP requests the upstream answered with 5xx (or could not answer) count the same; " +
+			"when no connection was judged (or it was a judged session's reconnection) the report's verdict is error, never passed; " +
+			"next to judged sessions it is a warning. HTTP requests the upstream answered with 5xx (or could not answer) count the same; " +
 			"4xx answers to plain HTTP requests are warnings (an app's 401 before login is normal)."}
+	// RuleOriginRefused: the proxy refused a WebSocket handshake from a
+	// browser page of another site (--allow-origin).
+	RuleOriginRefused = check.Rule{ID: "proxy.origin-refused", Severity: check.Warning, Evidence: check.Interpretation,
+		Spec: "RFC 6455 §10.2; interpretation: wsproxy's --allow-origin",
+		Quote: "Servers that are not intended to process input from any web page but only for certain sites SHOULD verify the |Origin| field is an origin they expect. " +
+			"If the origin indicated is unacceptable to the server, then it SHOULD respond to the WebSocket handshake with a reply containing HTTP 403 Forbidden status code.",
+		Summary: "A WebSocket handshake from a browser page that is not of this machine (nor listed by --allow-origin) is refused with 403 before the upstream is dialled, " +
+			"so that a site the developer visits cannot read an agent session through the proxy. Nothing is tested on it; it counts as a refused handshake."}
 	// RuleMemoryBudget: the relay queues of all connections together
 	// reached --memory-budget; the connection that pushed past it was
 	// closed with 1013.
@@ -57,7 +67,7 @@ var (
 
 // Rules lists the proxy's own finding rules, for documentation and tests.
 func Rules() []check.Rule {
-	return []check.Rule{RuleValidationGap, RuleFrameTooLarge, RuleSlowPeer, RuleUpstreamRefused, RuleMemoryBudget, RuleIdle}
+	return []check.Rule{RuleValidationGap, RuleFrameTooLarge, RuleSlowPeer, RuleUpstreamRefused, RuleOriginRefused, RuleMemoryBudget, RuleIdle}
 }
 
 // of starts a finding of rule r.
@@ -113,6 +123,9 @@ func idleFinding(conn string, after string) check.Finding {
 // refusedFinding describes a refusal (see refusal).
 func refusedFinding(rf refusal) check.Finding {
 	f := of(RuleUpstreamRefused)
+	if rf.origin != "" {
+		f = of(RuleOriginRefused)
+	}
 	what := "WebSocket handshake"
 	expected := "101 Switching Protocols"
 	if rf.http {
@@ -127,8 +140,12 @@ func refusedFinding(rf refusal) check.Finding {
 	}
 	f.Conn = rf.conn
 	if rf.fatal {
-		// The verdict (error) is decided by the session, not the severity.
+		// The verdict is decided by the report (sessionLog.verdict), not
+		// the severity.
 		f.Message += "; nothing was tested on it"
+	}
+	if rf.resumes != "" {
+		f.Message += fmt.Sprintf(" (a reconnection of session %s: its resumption was not tested)", rf.resumes)
 	}
 	return f
 }

@@ -204,14 +204,18 @@ func (v *validator) unjudgedNotes() []string {
 const maxRefusedSessions = 100
 
 // refused files a refused handshake or HTTP request: one session per kind
-// (handshake or method, path, status), a finding per refusal, and the
-// session's verdict error when the refusal left nothing tested.
+// (handshake or method, path, status, and the origin the proxy refused), a
+// finding per refusal; the report decides whether the session's verdict is
+// error (sessionLog.verdict).
 func (v *validator) refused(rf refusal, at time.Time) {
 	kind := "refused"
 	if rf.http {
 		kind = "http " + rf.method
 	}
 	id := fmt.Sprintf("%s %s %d", kind, rf.path, rf.code)
+	if rf.origin != "" {
+		id += " origin " + originLabel(rf.origin)
+	}
 	if len(id) > 80 {
 		id = id[:80]
 	}
@@ -225,7 +229,10 @@ func (v *validator) refused(rf refusal, at time.Time) {
 		s = v.session(id)
 	}
 	if rf.fatal {
-		s.harness = true
+		s.fatal = true
+	}
+	if rf.resumes != "" && s.resumed == "" {
+		s.resumed = rf.resumes
 	}
 	if rf.conn != "" {
 		s.addConn(&connLog{id: rf.conn, url: rf.url, session: id, opened: at, closed: at, isOver: true,

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/exit"
 	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/netguard"
 	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
@@ -71,6 +73,7 @@ type options struct {
 	showVersion               bool
 	host, origin              string
 	paths, allowHosts         []string
+	allowOrigins              []string
 	memoryBudget              int64
 	maxConns                  int
 	idleTimeout               time.Duration
@@ -128,6 +131,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.host, "host", proxy.HostKeep, "Host header for the upstream: keep (the client's, like Caddy and Traefik) or upstream (the upstream's own, for an upstream that routes by name)")
 	fs.StringVar(&o.origin, "origin", proxy.OriginKeep, "Origin header for the upstream: keep, or upstream (an Origin naming the proxy becomes the upstream's; use with --host upstream)")
 	fs.StringArrayVar(&o.allowHosts, "allow-host", nil, "also accept requests whose Host is `NAME` (repeatable; * accepts any); others get 403 (DNS rebinding)")
+	fs.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "also relay WebSockets opened by pages of `ORIGIN` (scheme://host[:port], repeatable or comma-separated; * allows any page); "+
+		"pages of this machine (localhost, 127.0.0.1, [::1], the --listen host; any port) and clients without Origin always pass, other sites' pages get 403")
 	fs.Int64Var(&o.memoryBudget, "memory-budget", proxy.DefaultMemoryBudget, "`BYTES` buffered for slow peers across all connections; the connection that exceeds it is closed with 1013")
 	fs.IntVar(&o.maxConns, "max-conns", proxy.DefaultMaxConns, "WebSocket connections relayed at once (-1: no limit); a client beyond it gets 503")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", proxy.DefaultIdleTimeout, "close a connection on which neither peer sent a frame for this long (-1s: never)")
@@ -173,6 +178,9 @@ func (o options) check(fs *pflag.FlagSet) error {
 	if err := proxy.CheckPaths(o.paths); err != nil {
 		return usageErr("%v", err)
 	}
+	if _, err := netguard.ParseOrigins("--allow-origin", o.allowOrigins); err != nil {
+		return usageErr("%v", err)
+	}
 	// checked now, not at Ctrl-C when the session is over
 	if err := cli.CheckOutputs(cli.Output{Flag: "--record", Path: o.record}, cli.Output{Flag: "--html", Path: o.html},
 		cli.Output{Flag: "--junit", Path: o.junit}, cli.Output{Flag: "--json", Path: o.json},
@@ -212,9 +220,13 @@ and, on exit, {"type":"finished","verdict":...}. Everything for humans goes to s
 Host and Origin: by default the upstream gets the client's Host and Origin unchanged, so a
 server that compares them (gorilla's default CheckOrigin) accepts a page loaded through the
 proxy. An upstream that routes by host name needs --host upstream --origin upstream.
+A WebSocket opened by a page of another site is refused (403, proxy.origin-refused) unless
+--allow-origin lists it: pages of this machine (any port) and clients without Origin pass.
 
 A handshake the upstream refuses (4xx, 5xx) or that cannot reach it is a proxy.upstream-refused
-finding and makes the verdict error; so does a run in which no WebSocket connection was made.
+finding. When no connection was judged (or it refused a judged session's reconnection) it makes
+the verdict error; next to judged sessions it is a warning. A run in which no WebSocket
+connection was made is an error.
 Connections outside --path, or (without --path) whose first frames are not the dialect's
 messages, are relayed and recorded but not judged; the report lists them once per path.
 
@@ -287,7 +299,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Upstream: o.upstream, Dialect: o.dialect, Faults: specs, Seed: o.seed, Insecure: o.insecure, MirrorDrops: o.mirrorDrops,
 		MaxFrame: o.maxFrame, WriteTimeout: o.writeTimeout, DialTimeout: o.dialTimeout,
 		QueueMessages: o.queue, ValidationFrames: o.validationQueue,
-		Host: o.host, Origin: o.origin, Paths: o.paths, AllowHosts: o.allowHosts, Listen: o.listen,
+		Host: o.host, Origin: o.origin, Paths: o.paths, AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigins, Listen: o.listen,
 		MemoryBudget: o.memoryBudget, MaxConns: o.maxConns, IdleTimeout: o.idleTimeout,
 		Console: stderr, Quiet: o.quiet, Color: o.color, Tool: "wsproxy " + version.String(),
 	}
@@ -502,14 +514,20 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 // errorVerdictWhy says in one line why a report's verdict is error.
 func errorVerdictWhy(r *reports.Report) string {
 	n := 0
+	var rules []string
 	for _, s := range r.Sessions {
 		if s.Verdict == reports.Error {
 			n += max(len(s.Findings), 1)
+			for _, f := range s.Findings {
+				if !slices.Contains(rules, f.Rule) {
+					rules = append(rules, f.Rule)
+				}
+			}
 		}
 	}
 	var parts []string
 	if n > 0 {
-		parts = append(parts, fmt.Sprintf("%d handshakes or requests refused or failed (proxy.upstream-refused)", n))
+		parts = append(parts, fmt.Sprintf("%d handshakes or requests refused or failed (%s)", n, strings.Join(rules, ", ")))
 	}
 	parts = append(parts, r.Errors...)
 	if len(parts) == 0 {

@@ -122,7 +122,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames) in the recording and reports; by default they are redacted, keeping their length")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve TLS (wss://, https://) with this certificate `FILE` (with --tls-key)")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "private key `FILE` for --tls-cert")
-	fs.Int64Var(&o.maxFrame, "max-frame", proxy.DefaultMaxFrame, "largest message relayed, in `BYTES`; a larger one closes its connection with 1009")
+	fs.Int64Var(&o.maxFrame, "max-frame", proxy.DefaultMaxFrame, "largest message relayed, in `BYTES`; a larger one closes its connection with 1009 (at most the default while recording, so that the recording reads back)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", proxy.DefaultWriteTimeout, "deadline of each write to a peer; a peer that does not read for this long is disconnected")
 	fs.DurationVar(&o.dialTimeout, "dial-timeout", proxy.DefaultDialTimeout, "how long the upstream has to complete a WebSocket handshake (the client then gets 504)")
 	fs.IntVar(&o.queue, "queue", proxy.DefaultQueueMessages, "messages buffered per direction of each connection before the sender is slowed down")
@@ -157,6 +157,8 @@ func (o options) check(fs *pflag.FlagSet) error {
 		return usageErr("--tls-cert and --tls-key go together")
 	case o.maxFrame <= 0:
 		return usageErr("--max-frame must be positive")
+	case proxy.CheckMaxFrame(o.maxFrame, o.record != "" || o.web != "") != nil:
+		return usageErr("%v", proxy.CheckMaxFrame(o.maxFrame, true))
 	case o.writeTimeout <= 0 || o.dialTimeout <= 0:
 		return usageErr("--write-timeout and --dial-timeout must be positive")
 	case o.queue <= 0 || o.validationQueue <= 0:

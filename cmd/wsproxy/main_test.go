@@ -178,6 +178,7 @@ func TestUsageErrors(t *testing.T) {
 		{"--upstream", "ws://127.0.0.1:1", "--path", "/ws/["},
 		{"--upstream", "ws://127.0.0.1:1", "--max-conns", "0"},
 		{"--upstream", "ws://127.0.0.1:1", "--allow-origin", "evil.example"},
+		{"--upstream", "ws://127.0.0.1:1", "--record", "/tmp/x.jsonl", "--max-frame", "16777217"},
 		{"--upstream", "ws://127.0.0.1:1", "--allow-origin", "https://a.example,https://b.example/app"},
 		{"--upstream", "ftp://127.0.0.1:1"},
 		{"--upstream", "ws://127.0.0.1:1", "--color", "purple"},

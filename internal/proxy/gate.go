@@ -120,7 +120,15 @@ func (v *validator) looksLikeDialect(cl *connLog, f wire.Frame) bool {
 	return true
 }
 
+// maxNotedType bounds a message type quoted in the reason: it comes from
+// the peer, and the reason is written to the console, the recording's
+// session line and the report.
+const maxNotedType = 64
+
 func (cl *connLog) note(t string) {
+	if len(t) > maxNotedType {
+		t = strings.ToValidUTF8(t[:maxNotedType], "") + "…"
+	}
 	if len(cl.types) < gateFrames && !slices.Contains(cl.types, t) {
 		cl.types = append(cl.types, t)
 	}

@@ -265,3 +265,29 @@ func TestDNSRebinding(t *testing.T) {
 		}
 	}
 }
+
+// TestUnjudgedReasonBounded: the message types an unjudged connection's
+// reason quotes come from the peer; a type of 1 MiB is cut, in the report's
+// note and in the recording's session line (which `wsconform validate`
+// must still read).
+func TestUnjudgedReasonBounded(t *testing.T) {
+	t.Parallel()
+	up := startSameOrigin(t, "")
+	tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex"})
+	n := dial(t, tp.url+"/ws/notifications", http.Header{"Origin": {tp.http}})
+	for i := range 4 {
+		n.send(map[string]any{"type": strings.Repeat(string(rune('a'+i)), 1<<20)})
+		n.next()
+	}
+	n.closeWith(1000, "")
+	n.closed()
+	r := tp.Stop()
+	if len(r.Notes) != 1 || len(r.Notes[0]) > 1000 || !strings.Contains(r.Notes[0], strings.Repeat("a", maxNotedType)+"…") {
+		t.Errorf("note of %d bytes: %.300q", len(r.Notes[0]), r.Notes)
+	}
+	for _, line := range strings.Split(tp.rec.String(), "\n") {
+		if strings.Contains(line, `"unjudged"`) && len(line) > 2000 {
+			t.Errorf("session line of %d bytes", len(line))
+		}
+	}
+}

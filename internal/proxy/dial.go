@@ -131,7 +131,7 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), p.cfg.DialTimeout)
 	stop := context.AfterFunc(p.dialCtx, cancel)
 	holder := &dialHolder{}
-	d := *p.dialer
+	d := p.tapDialer(target)
 	d.Subprotocols = websocket.Subprotocols(r)
 	up, resp, err := d.DialContext(context.WithValue(ctx, dialHolderKey{}, holder), target, p.forwardHeaders(r))
 	holder.done()
@@ -141,7 +141,8 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, id, r, target, resp, err)
 		return
 	}
-	client, err := p.upgrader.Upgrade(w, r, upgradeHeaders(resp, up.Subprotocol()))
+	hj := &tapHijacker{ResponseWriter: w}
+	client, err := p.upgrader.Upgrade(hj, r, upgradeHeaders(resp, up.Subprotocol()))
 	if err != nil {
 		// The upgrader answered the client with an HTTP error already.
 		_ = up.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "wsproxy: client handshake failed"),
@@ -150,7 +151,9 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		p.tap.note(nil, fmt.Sprintf("%s client handshake failed: %v", id, err), false)
 		return
 	}
+	upTap, _ := up.NetConn().(*closeTap)
 	c := p.newConn(id, n, r, target, client, up)
+	c.client.tap, c.upstream.tap = hj.tap, upTap
 	if !p.track(c) {
 		closeBoth(client, up)
 		return

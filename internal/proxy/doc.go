@@ -106,6 +106,10 @@
 //
 //	what happened                           recorded             the other leg gets
 //	peer sent close CODE "REASON"           CODE by client|server CODE "REASON"
+//	  (any code a peer may send: 1000-1003, 1007-1014, 3000-4999)
+//	peer's reason is not UTF-8              CODE, raw reason     CODE, U+FFFD in place of bad bytes
+//	peer sent a code none may send          the frame as sent;   1002 (that peer: 1002 from gorilla)
+//	  (1004-1006, 1015, 0-999, ...)         1002 by proxy
 //	upstream vanished (no close frame)      1006 by network      client: 1011 (internal error)
 //	client vanished (no close frame)        1006 by network      upstream: 1001 (going away)
 //	message over --max-frame                1009 by proxy        both legs: 1009
@@ -118,8 +122,11 @@
 //
 // A peer that started the close gets its own code back when the other
 // leg is lost. 1014 (bad gateway) would describe a lost upstream best, but
-// gorilla/websocket (and so the proxy itself) refuses to receive it as a
-// protocol error, as do other client libraries; 1011 is understood by all.
+// gorilla/websocket and other client libraries refuse to receive it as a
+// protocol error; 1011 is understood by all. The proxy itself receives
+// 1014 and invalid reasons through closeTap (closetap.go), which shows
+// gorilla a close frame it accepts and keeps the one sent; the last two
+// rows above are proxy.bad-close findings.
 //
 // # Faults
 //

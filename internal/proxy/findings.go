@@ -52,6 +52,14 @@ var (
 			"If the origin indicated is unacceptable to the server, then it SHOULD respond to the WebSocket handshake with a reply containing HTTP 403 Forbidden status code.",
 		Summary: "A WebSocket handshake from a browser page that is not of this machine (nor listed by --allow-origin) is refused with 403 before the upstream is dialled, " +
 			"so that a site the developer visits cannot read an agent session through the proxy. Nothing is tested on it; it counts as a refused handshake."}
+	// RuleBadClose: a peer's close frame could not be passed on as sent: its
+	// reason is not UTF-8, or its code is one no endpoint may send.
+	RuleBadClose = check.Rule{ID: "proxy.bad-close", Severity: check.Warning, Evidence: check.Interpretation,
+		Spec: "RFC 6455 §5.5.1, §7.4.1, §8.1; interpretation: what wsproxy passes on",
+		Quote: "If there is a body, the first two bytes of the body MUST be a 2-byte unsigned integer (in network byte order) representing a status code with value /code/ defined in Section 7.4. " +
+			"Following the 2-byte integer, the body MAY contain UTF-8-encoded data with value /reason/",
+		Summary: "A close reason that is not UTF-8 is passed on with U+FFFD for the invalid bytes, with the peer's code; a close code no endpoint may send " +
+			"(1004-1006, 1015, outside 1000-2999's assigned codes and 3000-4999) closes both legs with 1002. Either way the recording has the frame as sent."}
 	// RuleMemoryBudget: the relay queues of all connections together
 	// reached --memory-budget; the connection that pushed past it was
 	// closed with 1013.
@@ -67,7 +75,7 @@ var (
 
 // Rules lists the proxy's own finding rules, for documentation and tests.
 func Rules() []check.Rule {
-	return []check.Rule{RuleValidationGap, RuleFrameTooLarge, RuleSlowPeer, RuleUpstreamRefused, RuleOriginRefused, RuleMemoryBudget, RuleIdle}
+	return []check.Rule{RuleValidationGap, RuleFrameTooLarge, RuleSlowPeer, RuleUpstreamRefused, RuleOriginRefused, RuleBadClose, RuleMemoryBudget, RuleIdle}
 }
 
 // of starts a finding of rule r.
@@ -117,6 +125,16 @@ func idleFinding(conn string, after string) check.Finding {
 	f.Message = fmt.Sprintf("neither peer sent a frame within --idle-timeout (%s); the connection was closed with 1001", after)
 	f.Expected, f.Actual = "a frame within "+after, "none"
 	f.Conn = conn
+	return f
+}
+
+// badCloseFinding: the peer that sends dir sent a close frame the proxy
+// could not pass on as it was (why).
+func badCloseFinding(conn string, dir wire.Direction, why string) check.Finding {
+	f := of(RuleBadClose)
+	f.Message = why
+	f.Expected, f.Actual = "a close code of 1000-1003, 1007-1014 or 3000-4999 and a UTF-8 reason", why
+	f.Conn, f.Dir = conn, dir
 	return f
 }
 

@@ -79,6 +79,9 @@ type options struct {
 	idleTimeout               time.Duration
 	web                       string
 	webRemote                 bool
+	// tempRecord: record is the temporary file --web made (no --record),
+	// removed on exit.
+	tempRecord bool
 }
 
 func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
@@ -136,7 +139,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.Int64Var(&o.memoryBudget, "memory-budget", proxy.DefaultMemoryBudget, "`BYTES` buffered for slow peers across all connections; the connection that exceeds it is closed with 1013")
 	fs.IntVar(&o.maxConns, "max-conns", proxy.DefaultMaxConns, "WebSocket connections relayed at once (-1: no limit); a client beyond it gets 503")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", proxy.DefaultIdleTimeout, "close a connection on which neither peer sent a frame for this long (-1s: never)")
-	fs.StringVar(&o.web, "web", "", "serve a live web view of sessions, connections, frames and findings on `ADDR` (e.g. 127.0.0.1:8081; loopback only); without --record it records to a temporary file for its Save HAR")
+	fs.StringVar(&o.web, "web", "", "serve a live web view of sessions, connections, frames and findings on `ADDR` (e.g. 127.0.0.1:8081; loopback only); without --record it records to a temporary file for its Save HAR, removed on exit")
 	fs.BoolVar(&o.webRemote, "web-allow-remote", false, "let --web listen on, and answer, addresses other than loopback (the page shows every frame)")
 	fs.StringVar(&o.color, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	fs.BoolVar(&o.showVersion, "version", false, "print the name, version, commit and Go version, and exit")
@@ -313,7 +316,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				ln.Close()
 				return err
 			}
-			tempRec = true
+			tempRec, o.tempRecord = true, true
+			// Last of all, once the recording is closed and the live
+			// view (which reads it for Save HAR) has stopped.
+			defer removeTempRecording(stderr, o)
 		}
 		if lv, err = startWeb(ctx, o, args); err != nil {
 			ln.Close()
@@ -484,7 +490,7 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 	}
 	p.PrintSummary(r)
 	con := console.New(stderr, o.color)
-	if o.record != "" {
+	if o.record != "" && !o.tempRecord {
 		con.Dim("%s (judge it again: wsconform validate %s)\n", cli.Written("recording", o.record), o.record)
 	}
 	for _, line := range written {

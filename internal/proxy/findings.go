@@ -129,11 +129,11 @@ func idleFinding(conn string, after string) check.Finding {
 }
 
 // badCloseFinding: the peer that sends dir sent a close frame the proxy
-// could not pass on as it was (why).
-func badCloseFinding(conn string, dir wire.Direction, why string) check.Finding {
+// could not pass on as it was (why; actual says what the frame held).
+func badCloseFinding(conn string, dir wire.Direction, why, actual string) check.Finding {
 	f := of(RuleBadClose)
 	f.Message = why
-	f.Expected, f.Actual = "a close code of 1000-1003, 1007-1014 or 3000-4999 and a UTF-8 reason", why
+	f.Expected, f.Actual = "a close code of 1000-1003, 1007-1014 or 3000-4999 and a UTF-8 reason", actual
 	f.Conn, f.Dir = conn, dir
 	return f
 }

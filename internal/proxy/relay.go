@@ -265,7 +265,8 @@ func (c *conn) readEnded(a, b *leg, err error) {
 		if !utf8.Valid(raw) {
 			reason = strings.ToValidUTF8(reason, "\uFFFD")
 			c.p.tap.finding(c, badCloseFinding(c.id, a.readDir(), fmt.Sprintf(
-				"the %s's close reason is not UTF-8; it was passed on with U+FFFD for the invalid bytes (recorded as sent)", a.name())))
+				"the %s's close reason is not UTF-8; it was passed on with U+FFFD in place of the invalid bytes (recorded as sent)", a.name()),
+				fmt.Sprintf("close %d with a reason of %d bytes that is not UTF-8", code, len(raw))))
 		}
 		a.closeRecv.Store(int32(code))
 		c.setEnd(ending{code: code, reason: reason, by: a.by()})
@@ -306,7 +307,8 @@ func (c *conn) readEnded(a, b *leg, err error) {
 func (c *conn) badCloseCode(a, b *leg, cf closeFrame) {
 	c.p.tap.frame(c, a.readDir(), wire.OpClose, cf.reason, cf.code)
 	why := fmt.Sprintf("the %s sent close code %d, which no endpoint may send", a.name(), cf.code)
-	c.p.tap.finding(c, badCloseFinding(c.id, a.readDir(), why+"; both legs were closed with 1002 (protocol error)"))
+	c.p.tap.finding(c, badCloseFinding(c.id, a.readDir(), why+"; both legs were closed with 1002 (protocol error)",
+		fmt.Sprintf("close code %d", cf.code)))
 	c.setEnd(ending{code: websocket.CloseProtocolError, reason: why, by: recording.ByProxy})
 	c.stopWriter(a)
 	c.sendClose(b, websocket.CloseProtocolError, "wsproxy: "+why)

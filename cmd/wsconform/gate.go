@@ -114,11 +114,15 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		opts.Upstream = &gate.Upstream{Name: "replay", Handler: fx, Path: fx.Paths()[0], Shutdown: fx.Shutdown, Judge: fx.Judge}
 	}
 	var lv *web.Listening
+	tempRecord := false
 	if *webAddr != "" {
 		if *record == "" { // "Save HAR" reads the recording
 			if *record, err = gateWebRecording(); err != nil {
 				return err
 			}
+			tempRecord = true
+			// last: after the recording is closed and the view stopped
+			defer removeGateRecording(stderr, *colorMode, *record)
 		}
 		if lv, err = startGateWeb(ctx, *webAddr, *record, out.noRedact, fx != nil, "wsconform gate "+shellJoin(args)); err != nil {
 			return err
@@ -129,7 +133,11 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if fx != nil { // the page's replay diffs follow the fixture
 			opts.UpstreamChanged = lv.ReplaysChanged
 		}
-		console.New(stderr, *colorMode).Dim("live view %s (served while the command runs; recording to %s)\n", lv.URL, *record)
+		kept := ""
+		if tempRecord {
+			kept = ", removed on exit: --record FILE keeps one"
+		}
+		console.New(stderr, *colorMode).Dim("live view %s (served while the command runs; recording to %s%s)\n", lv.URL, *record, kept)
 	}
 	if *record != "" {
 		f, err := os.Create(*record)
@@ -159,7 +167,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		gateInterrupted(res.Report, interruptedBy(ctx))
 	}
 	printGate(p, res)
-	if *record != "" {
+	if *record != "" && !tempRecord {
 		p.Dim("%s\n", cli.Written("recording", *record))
 	}
 	if err := writeReports(res.Report, out, stdout, p); err != nil {

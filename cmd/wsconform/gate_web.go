@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 
+	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/fixture"
 	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/web"
@@ -45,7 +48,8 @@ func (s gateSource) Snapshot(ctx context.Context) (*reports.Report, error) {
 }
 
 // gateWebRecording is the file the live view's "Save HAR" reads when the
-// gate has no --record: a temporary file, kept on exit.
+// gate has no --record: a temporary file, removed on exit
+// (removeGateRecording), as wsproxy --web's: --record keeps one.
 func gateWebRecording() (string, error) {
 	f, err := os.CreateTemp("", "wsconform-gate-*.jsonl")
 	if err != nil {
@@ -54,4 +58,15 @@ func gateWebRecording() (string, error) {
 	name := f.Name()
 	f.Close()
 	return name, nil
+}
+
+// removeGateRecording removes the temporary recording of gate --web and
+// says so.
+func removeGateRecording(stderr io.Writer, colorMode, path string) {
+	con := console.New(stderr, colorMode)
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		con.Warn("warning: could not remove the temporary recording: %v\n", err)
+		return
+	}
+	con.Dim("removed the temporary recording %s (--record FILE keeps a recording)\n", path)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -18,7 +19,8 @@ import (
 
 // TestGateWeb: gate --web serves the live view of the gate's proxy while
 // the client command runs: a frame the client exchanged is in the view's
-// report download mid-run, and the page is served.
+// report download mid-run, and the page is served. Without --record it
+// records to a temporary file, says where, and removes it on exit.
 func TestGateWeb(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -34,21 +36,25 @@ func TestGateWeb(t *testing.T) {
 		codes <- exitCode(err, io.Discard)
 		pw.Close()
 	}()
-	view := make(chan string, 1)
+	view, rest := make(chan []string, 1), make(chan string, 1)
 	go func() {
-		re := regexp.MustCompile(`live view (http://\S+)`)
+		re := regexp.MustCompile(`live view (http://\S+) .*recording to ([^,)]+)`)
 		sc := bufio.NewScanner(pr)
+		var b strings.Builder
 		for sc.Scan() {
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				view <- m[1]
+				view <- m[1:]
 			}
+			b.WriteString(sc.Text() + "\n")
 		}
 		close(view)
+		rest <- b.String()
 	}()
-	page := <-view
-	if page == "" {
+	m := <-view
+	if m == nil {
 		t.Fatal("gate --web did not say where the live view is")
 	}
+	page, rec := m[0], m[1]
 	ws := dialGateClient(t, ctx, urlFile)
 	if err := ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"hello","v":"1.0.0"}`)); err != nil {
 		t.Fatal(err)
@@ -63,6 +69,9 @@ func TestGateWeb(t *testing.T) {
 	if frames < 2 {
 		t.Errorf("the live view's report has %d frames mid-run, want the hello and the welcome", frames)
 	}
+	if st, err := os.Stat(rec); err != nil || st.Size() == 0 {
+		t.Errorf("the temporary recording mid-run: %v", err)
+	}
 	resp, err := http.Get(page)
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("the page: %v %v", resp, err)
@@ -75,6 +84,13 @@ func TestGateWeb(t *testing.T) {
 	}
 	if code := <-codes; code != exitOK {
 		t.Errorf("gate exited %d, want 0", code)
+	}
+	if _, err := os.Stat(rec); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the temporary recording %s is left behind: %v", rec, err)
+		os.Remove(rec)
+	}
+	if out := <-rest; !strings.Contains(out, "removed the temporary recording "+rec) {
+		t.Errorf("stderr:\n%s", out)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/url"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/netguard"
 	"github.com/wsconform/wsconform/reference"
 	"github.com/wsconform/wsconform/reference/agent"
 	"github.com/wsconform/wsconform/reference/server"
@@ -38,7 +38,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	password := fs.String("password", server.DefaultAuth.Password, "hostd: login password")
 	hostToken := fs.String("host-token", server.DefaultAuth.HostToken, "hostd: token host daemons present")
 	noHost := fs.Bool("no-scripted-host", false, "hostd: do not connect the scripted host daemon (a real host, or a test, plays the host)")
-	allowOrigins := fs.StringArray("allow-origin", nil, "also accept browser handshakes from `ORIGIN` (scheme://host[:port], repeatable; * accepts any); other cross-origin pages get 403")
+	allowOrigins := fs.StringArray("allow-origin", nil, "also accept browser handshakes from `ORIGIN` (scheme://host[:port], repeatable or comma-separated; * accepts any); other cross-origin pages get 403")
 	allowHosts := fs.StringArray("allow-host", nil, "also accept requests whose Host is `NAME` (repeatable; * accepts any); others get 403 (DNS rebinding)")
 	maxConns := fs.Int("max-conns", defaultServeMaxConns, "WebSocket connections served at once (-1: no limit); one more gets 503")
 	idleTimeout := fs.Duration("idle-timeout", defaultServeIdle, "close (1001) a connection whose client sent no frame for this long (negative: never)")
@@ -142,14 +142,9 @@ const (
 // an IP or localhost (plus --allow-host), --max-conns at once, and no
 // connection that stays silent for --idle-timeout.
 func serveGuard(listen string, origins, hosts []string, maxConns int, idle time.Duration) (server.Guard, error) {
-	for _, o := range origins {
-		if o == "*" {
-			continue
-		}
-		u, err := url.Parse(o)
-		if err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
-			return server.Guard{}, usageErr("serve: --allow-origin %q is not an origin (scheme://host[:port]) or *", o)
-		}
+	origins, err := netguard.ParseOrigins("--allow-origin", origins)
+	if err != nil {
+		return server.Guard{}, usageErr("serve: %v", err)
 	}
 	for _, h := range hosts {
 		if h == "" || strings.ContainsAny(h, "/ ") {

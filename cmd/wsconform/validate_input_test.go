@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wsconform/wsconform/internal/recording"
 )
 
 // TestValidateNoFalsePass: what cannot be read fails the verdict (exit 1,
@@ -26,7 +28,7 @@ func TestValidateNoFalsePass(t *testing.T) {
 		t.Fatal(err)
 	}
 	header := strings.SplitN(string(clean), "\n", 2)[0] + "\n"
-	big := write("big.jsonl", string(clean)+`{"kind":"frame","conn":"c1","dir":"s2c","opcode":1,"text":"`+strings.Repeat("a", 50<<20)+"\"}\n")
+	big := write("big.jsonl", string(clean)+`{"kind":"frame","conn":"c1","dir":"s2c","opcode":1,"text":"`+strings.Repeat("a", recording.MaxLineBytes)+"\"}\n") // over the reader's limit
 	har := func(name, msgs string) string {
 		return write(name, `{"log":{"entries":[{"request":{"url":"ws://127.0.0.1:7337/ws"},"_webSocketMessages":[`+msgs+`]}]}}`)
 	}
@@ -48,7 +50,7 @@ func TestValidateNoFalsePass(t *testing.T) {
 		msg  string
 	}{
 		{"clean", []string{"testdata/minicodex-clean.jsonl"}, exitOK, "PASS"},
-		{"50 MB line", []string{big}, exitFail, "recording.unreadable"},
+		{"line over the limit", []string{big}, exitFail, "recording.unreadable"},
 		{"empty", []string{write("empty.jsonl", "")}, exitHarness, "the file holds no frame"},
 		{"empty with --dialect", []string{"--dialect", "minicodex", write("empty2.jsonl", "")}, exitHarness, "the recording is empty"},
 		{"header only", []string{write("header.jsonl", header)}, exitHarness, "no frame"},

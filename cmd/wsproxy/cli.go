@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/exit"
 	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/netguard"
 	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/version"
@@ -71,11 +73,15 @@ type options struct {
 	showVersion               bool
 	host, origin              string
 	paths, allowHosts         []string
+	allowOrigins              []string
 	memoryBudget              int64
 	maxConns                  int
 	idleTimeout               time.Duration
 	web                       string
 	webRemote                 bool
+	// tempRecord: record is the temporary file --web made (no --record),
+	// removed on exit.
+	tempRecord bool
 }
 
 func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
@@ -119,7 +125,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.noRedact, "no-redact", false, "keep credentials (token query values, Authorization and Cookie headers, apiKey/password members of frames, tokens such as Bearer …, sk-…, JWTs, ghp_… and AWS keys anywhere) in the recording and reports; by default they are redacted, keeping their length")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve TLS (wss://, https://) with this certificate `FILE` (with --tls-key)")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "private key `FILE` for --tls-cert")
-	fs.Int64Var(&o.maxFrame, "max-frame", proxy.DefaultMaxFrame, "largest message relayed, in `BYTES`; a larger one closes its connection with 1009")
+	fs.Int64Var(&o.maxFrame, "max-frame", proxy.DefaultMaxFrame, "largest message relayed, in `BYTES`; a larger one closes its connection with 1009 (at most the default while recording, so that the recording reads back)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", proxy.DefaultWriteTimeout, "deadline of each write to a peer; a peer that does not read for this long is disconnected")
 	fs.DurationVar(&o.dialTimeout, "dial-timeout", proxy.DefaultDialTimeout, "how long the upstream has to complete a WebSocket handshake (the client then gets 504)")
 	fs.IntVar(&o.queue, "queue", proxy.DefaultQueueMessages, "messages buffered per direction of each connection before the sender is slowed down")
@@ -128,10 +134,12 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.host, "host", proxy.HostKeep, "Host header for the upstream: keep (the client's, like Caddy and Traefik) or upstream (the upstream's own, for an upstream that routes by name)")
 	fs.StringVar(&o.origin, "origin", proxy.OriginKeep, "Origin header for the upstream: keep, or upstream (an Origin naming the proxy becomes the upstream's; use with --host upstream)")
 	fs.StringArrayVar(&o.allowHosts, "allow-host", nil, "also accept requests whose Host is `NAME` (repeatable; * accepts any); others get 403 (DNS rebinding)")
+	fs.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "also relay WebSockets opened by pages of `ORIGIN` (scheme://host[:port], repeatable or comma-separated; * allows any page); "+
+		"pages of this machine (localhost, 127.0.0.1, [::1], the --listen host; any port) and clients without Origin always pass, other sites' pages get 403")
 	fs.Int64Var(&o.memoryBudget, "memory-budget", proxy.DefaultMemoryBudget, "`BYTES` buffered for slow peers across all connections; the connection that exceeds it is closed with 1013")
 	fs.IntVar(&o.maxConns, "max-conns", proxy.DefaultMaxConns, "WebSocket connections relayed at once (-1: no limit); a client beyond it gets 503")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", proxy.DefaultIdleTimeout, "close a connection on which neither peer sent a frame for this long (-1s: never)")
-	fs.StringVar(&o.web, "web", "", "serve a live web view of sessions, connections, frames and findings on `ADDR` (e.g. 127.0.0.1:8081; loopback only); without --record it records to a temporary file for its Save HAR")
+	fs.StringVar(&o.web, "web", "", "serve a live web view of sessions, connections, frames and findings on `ADDR` (e.g. 127.0.0.1:8081; loopback only); without --record it records to a temporary file for its Save HAR, removed on exit")
 	fs.BoolVar(&o.webRemote, "web-allow-remote", false, "let --web listen on, and answer, addresses other than loopback (the page shows every frame)")
 	fs.StringVar(&o.color, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	fs.BoolVar(&o.showVersion, "version", false, "print the name, version, commit and Go version, and exit")
@@ -152,6 +160,8 @@ func (o options) check(fs *pflag.FlagSet) error {
 		return usageErr("--tls-cert and --tls-key go together")
 	case o.maxFrame <= 0:
 		return usageErr("--max-frame must be positive")
+	case proxy.CheckMaxFrame(o.maxFrame, o.record != "" || o.web != "") != nil:
+		return usageErr("%v", proxy.CheckMaxFrame(o.maxFrame, true))
 	case o.writeTimeout <= 0 || o.dialTimeout <= 0:
 		return usageErr("--write-timeout and --dial-timeout must be positive")
 	case o.queue <= 0 || o.validationQueue <= 0:
@@ -171,6 +181,9 @@ func (o options) check(fs *pflag.FlagSet) error {
 		return usageErr("%v", err)
 	}
 	if err := proxy.CheckPaths(o.paths); err != nil {
+		return usageErr("%v", err)
+	}
+	if _, err := netguard.ParseOrigins("--allow-origin", o.allowOrigins); err != nil {
 		return usageErr("%v", err)
 	}
 	// checked now, not at Ctrl-C when the session is over
@@ -212,9 +225,13 @@ and, on exit, {"type":"finished","verdict":...}. Everything for humans goes to s
 Host and Origin: by default the upstream gets the client's Host and Origin unchanged, so a
 server that compares them (gorilla's default CheckOrigin) accepts a page loaded through the
 proxy. An upstream that routes by host name needs --host upstream --origin upstream.
+A WebSocket opened by a page of another site is refused (403, proxy.origin-refused) unless
+--allow-origin lists it: pages of this machine (any port) and clients without Origin pass.
 
 A handshake the upstream refuses (4xx, 5xx) or that cannot reach it is a proxy.upstream-refused
-finding and makes the verdict error; so does a run in which no WebSocket connection was made.
+finding. When no connection was judged (or it refused a judged session's reconnection) it makes
+the verdict error; next to judged sessions it is a warning. A run in which no WebSocket
+connection was made is an error.
 Connections outside --path, or (without --path) whose first frames are not the dialect's
 messages, are relayed and recorded but not judged; the report lists them once per path.
 
@@ -287,7 +304,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Upstream: o.upstream, Dialect: o.dialect, Faults: specs, Seed: o.seed, Insecure: o.insecure, MirrorDrops: o.mirrorDrops,
 		MaxFrame: o.maxFrame, WriteTimeout: o.writeTimeout, DialTimeout: o.dialTimeout,
 		QueueMessages: o.queue, ValidationFrames: o.validationQueue,
-		Host: o.host, Origin: o.origin, Paths: o.paths, AllowHosts: o.allowHosts, Listen: o.listen,
+		Host: o.host, Origin: o.origin, Paths: o.paths, AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigins, Listen: o.listen,
 		MemoryBudget: o.memoryBudget, MaxConns: o.maxConns, IdleTimeout: o.idleTimeout,
 		Console: stderr, Quiet: o.quiet, Color: o.color, Tool: "wsproxy " + version.String(),
 	}
@@ -299,7 +316,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				ln.Close()
 				return err
 			}
-			tempRec = true
+			tempRec, o.tempRecord = true, true
+			// Last of all, once the recording is closed and the live
+			// view (which reads it for Save HAR) has stopped.
+			defer removeTempRecording(stderr, o)
 		}
 		if lv, err = startWeb(ctx, o, args); err != nil {
 			ln.Close()
@@ -470,7 +490,7 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 	}
 	p.PrintSummary(r)
 	con := console.New(stderr, o.color)
-	if o.record != "" {
+	if o.record != "" && !o.tempRecord {
 		con.Dim("%s (judge it again: wsconform validate %s)\n", cli.Written("recording", o.record), o.record)
 	}
 	for _, line := range written {
@@ -502,14 +522,20 @@ func finish(stdout, stderr io.Writer, o options, args []string, srv *http.Server
 // errorVerdictWhy says in one line why a report's verdict is error.
 func errorVerdictWhy(r *reports.Report) string {
 	n := 0
+	var rules []string
 	for _, s := range r.Sessions {
 		if s.Verdict == reports.Error {
 			n += max(len(s.Findings), 1)
+			for _, f := range s.Findings {
+				if !slices.Contains(rules, f.Rule) {
+					rules = append(rules, f.Rule)
+				}
+			}
 		}
 	}
 	var parts []string
 	if n > 0 {
-		parts = append(parts, fmt.Sprintf("%d handshakes or requests refused or failed (proxy.upstream-refused)", n))
+		parts = append(parts, fmt.Sprintf("%d handshakes or requests refused or failed (%s)", n, strings.Join(rules, ", ")))
 	}
 	parts = append(parts, r.Errors...)
 	if len(parts) == 0 {

@@ -157,7 +157,7 @@ func TestHelp(t *testing.T) {
 	for _, flag := range []string{"--upstream", "--listen", "--dialect", "--record", "--html", "--junit", "--json", "--fault",
 		"--seed", "--quiet", "--strict", "--insecure", "--tls-cert", "--tls-key", "--max-frame", "--write-timeout",
 		"--dial-timeout", "--queue", "--validation-queue", "--color", "--version", "drop-after=N", "Exit codes",
-		"--path", "--host", "--origin", "--allow-host", "--markdown", "-q, --quiet", "-k, --insecure", "--memory-budget", "--max-conns", "--idle-timeout", "keep (the client's", "--web", "--web-allow-remote"} {
+		"--path", "--host", "--origin", "--allow-host", "--allow-origin", "--markdown", "-q, --quiet", "-k, --insecure", "--memory-budget", "--max-conns", "--idle-timeout", "keep (the client's", "--web", "--web-allow-remote"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("--help lacks %s", flag)
 		}
@@ -177,6 +177,9 @@ func TestUsageErrors(t *testing.T) {
 		{"--upstream", "ws://127.0.0.1:1", "--path", "ws"},
 		{"--upstream", "ws://127.0.0.1:1", "--path", "/ws/["},
 		{"--upstream", "ws://127.0.0.1:1", "--max-conns", "0"},
+		{"--upstream", "ws://127.0.0.1:1", "--allow-origin", "evil.example"},
+		{"--upstream", "ws://127.0.0.1:1", "--record", "/tmp/x.jsonl", "--max-frame", "16777217"},
+		{"--upstream", "ws://127.0.0.1:1", "--allow-origin", "https://a.example,https://b.example/app"},
 		{"--upstream", "ftp://127.0.0.1:1"},
 		{"--upstream", "ws://127.0.0.1:1", "--color", "purple"},
 		{"--upstream", "ws://127.0.0.1:1", "extra"},

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -160,6 +161,52 @@ func TestSIGINTDrains(t *testing.T) {
 	}
 	if !strings.Contains(p.stderr.String(), "closed 1001") || !strings.Contains(p.stderr.String(), "PASS") {
 		t.Errorf("stderr:\n%s", p.stderr.String())
+	}
+}
+
+// TestWebTempRecordingProcess: the real command with --web and no
+// --record records to a temporary file, names it on the listening line and
+// on stderr, and removes it when SIGINT ends it; with --record the file is
+// the user's and stays.
+func TestWebTempRecordingProcess(t *testing.T) {
+	t.Parallel()
+	ref := startRef(t, "minicodex")
+	kept := filepath.Join(t.TempDir(), "kept.jsonl")
+	for _, record := range []string{"", kept} {
+		args := []string{"--upstream", ref.URL, "--web", "127.0.0.1:0", "-q"}
+		if record != "" {
+			args = append(args, "--record", record)
+		}
+		p := startProcess(t, args...)
+		if p.l.Record == "" || record != "" && p.l.Record != record {
+			t.Fatalf("listening line names recording %q", p.l.Record)
+		}
+		ws := dialWS(t, p.l.URL+"/ws")
+		sendJSON(t, ws, map[string]any{"type": "hello", "v": "1.0.0"})
+		readUntil(t, ws, "snapshot")
+		if st, err := os.Stat(p.l.Record); err != nil || st.Size() == 0 {
+			t.Fatalf("the recording while running: %v", err)
+		}
+		if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		if code := p.wait(t); code != 0 {
+			t.Errorf("exit %d; stderr:\n%s", code, p.stderr.String())
+		}
+		stderr := p.stderr.String()
+		_, err := os.Stat(p.l.Record)
+		switch record {
+		case "":
+			if !errors.Is(err, os.ErrNotExist) || !strings.Contains(stderr, "recording to "+p.l.Record) ||
+				!strings.Contains(stderr, "removed the temporary recording "+p.l.Record) {
+				t.Errorf("temporary recording: %v; stderr:\n%s", err, stderr)
+				os.Remove(p.l.Record)
+			}
+		default:
+			if err != nil || strings.Contains(stderr, "removed") || !strings.Contains(stderr, "wrote the recording") {
+				t.Errorf("--record: %v; stderr:\n%s", err, stderr)
+			}
+		}
 	}
 }
 

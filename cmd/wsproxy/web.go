@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,7 +25,10 @@ func startWeb(ctx context.Context, o options, args []string) (*web.Listening, er
 }
 
 // tempRecording makes the recording --web needs for "Save HAR" when
-// there is no --record: a file in the temporary directory, kept on exit.
+// there is no --record: a file in the temporary directory, removed on
+// exit (removeTempRecording). A session worth keeping is recorded with
+// --record FILE, the one way to ask for a recording: a file the user did
+// not ask for must not pile up in the temporary directory run after run.
 func tempRecording() (string, error) {
 	f, err := os.CreateTemp("", "wsproxy-*.jsonl")
 	if err != nil {
@@ -35,7 +39,18 @@ func tempRecording() (string, error) {
 	return name, nil
 }
 
-// announceTempRecording says where the recording --web made goes.
+// announceTempRecording says where the recording --web made is while
+// wsproxy runs, and that it goes on exit.
 func announceTempRecording(stderr io.Writer, o options) {
-	console.New(stderr, o.color).Dim("recording to %s for the live view's Save HAR (choose the file with --record)\n", o.record)
+	console.New(stderr, o.color).Dim("recording to %s for the live view's Save HAR; it is removed on exit (--record FILE keeps a recording)\n", o.record)
+}
+
+// removeTempRecording removes the recording --web made and says so.
+func removeTempRecording(stderr io.Writer, o options) {
+	con := console.New(stderr, o.color)
+	if err := os.Remove(o.record); err != nil && !errors.Is(err, os.ErrNotExist) {
+		con.Warn("warning: could not remove the temporary recording: %v\n", err)
+		return
+	}
+	con.Dim("removed the temporary recording %s (--record FILE keeps a recording)\n", o.record)
 }

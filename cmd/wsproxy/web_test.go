@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -14,7 +15,8 @@ import (
 
 // TestWebFlag: --web serves the live view, named on the listening line and
 // on stderr; without --record it records to a temporary file, says where,
-// and the page's report download and Save HAR work mid-session.
+// the page's report download and Save HAR work mid-session, and the file
+// is gone on exit (TestWebTempRecordingProcess: the real command).
 func TestWebFlag(t *testing.T) {
 	ref := startRef(t, "minicodex")
 	l, stop := proxying(t, "--upstream", ref.URL, "--web", "127.0.0.1:0", "--dialect", "minicodex", "-q")
@@ -46,14 +48,18 @@ func TestWebFlag(t *testing.T) {
 		}
 	}
 	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1000, ""), time.Now().Add(timeout))
+	if st, err := os.Stat(l.Record); err != nil || st.Size() == 0 {
+		t.Errorf("the temporary recording while running: %v", err)
+	}
 	code, _, errs := stop()
-	if code != exitOK || !strings.Contains(errs, "live view "+l.Web) || !strings.Contains(errs, "recording to "+l.Record) {
+	if code != exitOK || !strings.Contains(errs, "live view "+l.Web) || !strings.Contains(errs, "recording to "+l.Record) ||
+		!strings.Contains(errs, "removed the temporary recording "+l.Record) {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
-	if st, err := os.Stat(l.Record); err != nil || st.Size() == 0 {
-		t.Errorf("the temporary recording: %v", err)
+	if _, err := os.Stat(l.Record); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the temporary recording is left behind: %v", err)
+		os.Remove(l.Record)
 	}
-	os.Remove(l.Record)
 }
 
 // TestWebOffLoopback: --web on an address other machines reach is a usage

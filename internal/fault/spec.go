@@ -143,7 +143,7 @@ func closeCode(v string) (int, error) {
 	switch {
 	case err != nil:
 		return 0, fmt.Errorf("want a close code, got %q", v)
-	case c >= 1000 && c <= 1003, c >= 1007 && c <= 1014, c >= 3000 && c <= 4999:
+	case wire.SendableCloseCode(c):
 		return c, nil
 	}
 	return 0, fmt.Errorf("close code %d cannot be sent (use 1000-1003, 1007-1014 or 3000-4999)", c)

@@ -11,13 +11,18 @@ import (
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fault"
+	"github.com/wsconform/wsconform/internal/netguard"
+	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
 // Defaults of Config, chosen for a developer's machine: generous limits,
 // short enough timeouts that a stuck peer is noticed within seconds.
 const (
-	DefaultMaxFrame         = 16 << 20
+	// DefaultMaxFrame is the largest frame a recording holds readably
+	// (recording.MaxFrameBytes): every frame the proxy relays and records,
+	// `wsconform validate` reads back.
+	DefaultMaxFrame         = recording.MaxFrameBytes
 	DefaultWriteTimeout     = 10 * time.Second
 	DefaultDialTimeout      = 10 * time.Second
 	DefaultCloseGrace       = 3 * time.Second
@@ -85,7 +90,8 @@ type Config struct {
 	MirrorDrops bool
 
 	// MaxFrame is the largest message relayed; a larger one closes its
-	// connection with 1009 and is reported.
+	// connection with 1009 and is reported. With Record it is at most
+	// recording.MaxFrameBytes, so that the recording reads back.
 	MaxFrame int64
 	// WriteTimeout bounds each write to a peer and how long a full relay
 	// queue may stay full without progress.
@@ -126,6 +132,16 @@ type Config struct {
 	// accepted: a DNS rebinding attack needs a name it controls.
 	Listen     string
 	AllowHosts []string
+	// AllowOrigins lists the origins (scheme://host[:port]) of the browser
+	// pages that may open a WebSocket through the proxy besides those
+	// always allowed ("*": any page). Always allowed: handshakes without
+	// Origin (not a browser's), pages of the proxy's own address, and pages
+	// served from this machine (a loopback host or the host of Listen, any
+	// port: a UI's dev server). Another page's handshake is refused with
+	// 403 and a proxy.origin-refused finding: WebSockets are not subject
+	// to CORS, so without this any site the developer visits could read
+	// an agent session through the proxy.
+	AllowOrigins []string
 
 	// Check tunes the check engine (the same options `wsconform validate`
 	// uses, so that live and offline judge alike).
@@ -180,6 +196,9 @@ func (cfg Config) withDefaults() (Config, *url.URL, error) {
 	if cfg.MaxFrame <= 0 {
 		cfg.MaxFrame = DefaultMaxFrame
 	}
+	if err := CheckMaxFrame(cfg.MaxFrame, cfg.Record != nil); err != nil {
+		return cfg, nil, err
+	}
 	defDur(&cfg.WriteTimeout, DefaultWriteTimeout)
 	defDur(&cfg.DialTimeout, DefaultDialTimeout)
 	defDur(&cfg.CloseGrace, DefaultCloseGrace)
@@ -212,6 +231,9 @@ func (cfg Config) withDefaults() (Config, *url.URL, error) {
 	if err := CheckPaths(cfg.Paths); err != nil {
 		return cfg, nil, err
 	}
+	if cfg.AllowOrigins, err = netguard.ParseOrigins("--allow-origin", cfg.AllowOrigins); err != nil {
+		return cfg, nil, err
+	}
 	if cfg.Tool == "" {
 		cfg.Tool = "wsproxy"
 	}
@@ -219,6 +241,17 @@ func (cfg Config) withDefaults() (Config, *url.URL, error) {
 		cfg.Label = "proxy"
 	}
 	return cfg, u, nil
+}
+
+// CheckMaxFrame refuses a frame limit over recording.MaxFrameBytes when
+// the proxy records: the recording would hold lines `wsconform validate`
+// refuses to read.
+func CheckMaxFrame(max int64, records bool) error {
+	if records && max > recording.MaxFrameBytes {
+		return fmt.Errorf("--max-frame %d is over %d bytes, the largest frame a recording holds so that `wsconform validate` reads it back "+
+			"(relay larger frames without --record and --web)", max, recording.MaxFrameBytes)
+	}
+	return nil
 }
 
 // CheckPaths reports whether every glob is a valid path.Match pattern.

@@ -109,12 +109,16 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer p.wg.Done()
 	target := p.target(r)
+	if !p.originAllowed(r) {
+		p.refuseOrigin(w, id, r, target)
+		return
+	}
 	if max := p.cfg.MaxConns; max > 0 {
 		defer p.active.Add(-1)
 		if p.active.Add(1) > int64(max) {
 			why := fmt.Sprintf("wsproxy relays at most %d connections at once (--max-conns)", max)
 			http.Error(w, "wsproxy: "+why, http.StatusServiceUnavailable)
-			p.tap.refused(refusal{conn: id, path: r.URL.Path, url: redact(target), code: http.StatusServiceUnavailable,
+			p.tap.refused(refusal{conn: id, path: r.URL.Path, url: redact(target), target: target, code: http.StatusServiceUnavailable,
 				status: "503 Service Unavailable", why: "the proxy refused it: " + why, fatal: true})
 			return
 		}
@@ -127,7 +131,7 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), p.cfg.DialTimeout)
 	stop := context.AfterFunc(p.dialCtx, cancel)
 	holder := &dialHolder{}
-	d := *p.dialer
+	d := p.tapDialer(target)
 	d.Subprotocols = websocket.Subprotocols(r)
 	up, resp, err := d.DialContext(context.WithValue(ctx, dialHolderKey{}, holder), target, p.forwardHeaders(r))
 	holder.done()
@@ -137,7 +141,8 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, id, r, target, resp, err)
 		return
 	}
-	client, err := p.upgrader.Upgrade(w, r, upgradeHeaders(resp, up.Subprotocol()))
+	hj := &tapHijacker{ResponseWriter: w}
+	client, err := p.upgrader.Upgrade(hj, r, upgradeHeaders(resp, up.Subprotocol()))
 	if err != nil {
 		// The upgrader answered the client with an HTTP error already.
 		_ = up.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "wsproxy: client handshake failed"),
@@ -146,7 +151,9 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		p.tap.note(nil, fmt.Sprintf("%s client handshake failed: %v", id, err), false)
 		return
 	}
+	upTap, _ := up.NetConn().(*closeTap)
 	c := p.newConn(id, n, r, target, client, up)
+	c.client.tap, c.upstream.tap = hj.tap, upTap
 	if !p.track(c) {
 		closeBoth(client, up)
 		return
@@ -254,7 +261,7 @@ func upgradeHeaders(resp *http.Response, subprotocol string) http.Header {
 // answer in time. Each is a proxy.upstream-refused finding: nothing was
 // tested on that connection, and the verdict says so.
 func (p *Proxy) refuse(w http.ResponseWriter, id string, r *http.Request, target string, resp *http.Response, err error) {
-	rf := refusal{conn: id, path: r.URL.Path, url: redact(target), fatal: true}
+	rf := refusal{conn: id, path: r.URL.Path, url: redact(target), target: target, fatal: true}
 	if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols && errors.Is(err, websocket.ErrBadHandshake) {
 		for k, vs := range resp.Header {
 			w.Header()[k] = vs

@@ -59,17 +59,24 @@
 // A handshake the upstream refuses (any status but 101), cannot complete
 // or cannot be reached for, and one the proxy refuses itself
 // (--max-conns), is a proxy.upstream-refused finding with the status and
-// a body excerpt, in a session of refusals whose verdict is error; so are
-// plain HTTP requests answered 5xx or not at all (4xx: a warning). A run
-// without any WebSocket connection is an error of the report. The rule is
-// an interpretation (a warning): RFC 6455 lets a server refuse, so the
-// verdict, not the severity, says that nothing was tested.
+// a body excerpt (one refused for its Origin: proxy.origin-refused), in a
+// session of refusals; so are plain HTTP requests answered 5xx or not at
+// all (4xx: a warning only). That session's verdict is error when no
+// connection of the run was judged, or when the refused handshake named a
+// judged session in its URL (a reconnection): nothing, or not the session,
+// was tested. Next to judged sessions a stray refusal is a warning (its
+// session non-strict). A run without any WebSocket connection is an error
+// of the report. The rules are interpretations (warnings): RFC 6455 lets a
+// server refuse, so the verdict, not the severity, says that nothing was
+// tested.
 //
 // # Host, Origin and judged connections
 //
 // The client's Host and Origin are kept by default (--host, --origin), so
 // a same-origin server accepts a page loaded through the proxy; with
-// --origin upstream only an Origin naming the proxy is rewritten. The
+// --origin upstream only an Origin naming the proxy is rewritten. Before
+// that, a handshake from a browser page of another site is refused with
+// 403 (origin.go, --allow-origin): WebSockets are not subject to CORS. The
 // validator's gate (gate.go) judges a connection when --path matches it,
 // or, without --path, when its path is the dialect's or one of its first
 // frames is a dialect message; other connections are relayed, recorded,
@@ -99,6 +106,10 @@
 //
 //	what happened                           recorded             the other leg gets
 //	peer sent close CODE "REASON"           CODE by client|server CODE "REASON"
+//	  (any code a peer may send: 1000-1003, 1007-1014, 3000-4999)
+//	peer's reason is not UTF-8              CODE, raw reason     CODE, U+FFFD in place of bad bytes
+//	peer sent a code none may send          the frame as sent;   1002 (that peer: 1002 from gorilla)
+//	  (1004-1006, 1015, 0-999, ...)         1002 by proxy
 //	upstream vanished (no close frame)      1006 by network      client: 1011 (internal error)
 //	client vanished (no close frame)        1006 by network      upstream: 1001 (going away)
 //	message over --max-frame                1009 by proxy        both legs: 1009
@@ -111,8 +122,11 @@
 //
 // A peer that started the close gets its own code back when the other
 // leg is lost. 1014 (bad gateway) would describe a lost upstream best, but
-// gorilla/websocket (and so the proxy itself) refuses to receive it as a
-// protocol error, as do other client libraries; 1011 is understood by all.
+// gorilla/websocket and other client libraries refuse to receive it as a
+// protocol error; 1011 is understood by all. The proxy itself receives
+// 1014 and invalid reasons through closeTap (closetap.go), which shows
+// gorilla a close frame it accepts and keeps the one sent; the last two
+// rows above are proxy.bad-close findings.
 //
 // # Faults
 //

@@ -58,6 +58,16 @@ type refusal struct {
 	status string // "403 Forbidden"
 	body   string // an excerpt of the answer's body
 	why    string
+	// target is the handshake's upstream URL with its query, read by the
+	// tap only (resumes); url is what reports show.
+	target string
+	// resumes is the judged session a refused handshake asked to continue
+	// (the dialect's URL hint, such as ?session_id=): its reconnection was
+	// refused, so the refusal is an error of the run.
+	resumes string
+	// origin is the Origin of a handshake the proxy refused because of it
+	// (--allow-origin): a proxy.origin-refused finding.
+	origin string
 	// fatal makes the verdict error: a handshake that never became a
 	// connection, an HTTP request the upstream failed (5xx) or could not
 	// answer. A 4xx answer to plain HTTP is a warning only.

@@ -17,8 +17,9 @@ import (
 // for the peers. proxy.upstream-refused is the exception in effect, not
 // in severity: a refused handshake is no broken MUST (RFC 6455 lets a
 // server answer with any HTTP status), but nothing was tested either, so
-// its session's verdict is error (the harness could not test), decided by
-// the report (sessionLog.harness), never passed.
+// when nothing else was judged (or it refused a judged session's
+// reconnection) its session's verdict is error (the harness could not
+// test), decided by the report (sessionLog.verdict), never passed.
 var (
 	// RuleValidationGap: frames were relayed and recorded but not checked
 	// because the validator fell behind.
@@ -40,8 +41,25 @@ var (
 		Spec:  "RFC 6455 §4.1, §4.2.2; interpretation: wsproxy tests nothing on a connection it could not make",
 		Quote: "If the status code received from the server is not 101, the client handles the response per HTTP [RFC2616] procedures.",
 		Summary: "A WebSocket handshake the upstream answered with another status than 101, or that could not reach it, is nothing tested: " +
-			"the report's verdict is error, never passed. HTTP requests the upstream answered with 5xx (or could not answer) count the same; " +
+			"when no connection was judged (or it was a judged session's reconnection) the report's verdict is error, never passed; " +
+			"next to judged sessions it is a warning. HTTP requests the upstream answered with 5xx (or could not answer) count the same; " +
 			"4xx answers to plain HTTP requests are warnings (an app's 401 before login is normal)."}
+	// RuleOriginRefused: the proxy refused a WebSocket handshake from a
+	// browser page of another site (--allow-origin).
+	RuleOriginRefused = check.Rule{ID: "proxy.origin-refused", Severity: check.Warning, Evidence: check.Interpretation,
+		Spec: "RFC 6455 §10.2; interpretation: wsproxy's --allow-origin",
+		Quote: "Servers that are not intended to process input from any web page but only for certain sites SHOULD verify the |Origin| field is an origin they expect. " +
+			"If the origin indicated is unacceptable to the server, then it SHOULD respond to the WebSocket handshake with a reply containing HTTP 403 Forbidden status code.",
+		Summary: "A WebSocket handshake from a browser page that is not of this machine (nor listed by --allow-origin) is refused with 403 before the upstream is dialled, " +
+			"so that a site the developer visits cannot read an agent session through the proxy. Nothing is tested on it; it counts as a refused handshake."}
+	// RuleBadClose: a peer's close frame could not be passed on as sent: its
+	// reason is not UTF-8, or its code is one no endpoint may send.
+	RuleBadClose = check.Rule{ID: "proxy.bad-close", Severity: check.Warning, Evidence: check.Interpretation,
+		Spec: "RFC 6455 §5.5.1, §7.4.1, §8.1; interpretation: what wsproxy passes on",
+		Quote: "If there is a body, the first two bytes of the body MUST be a 2-byte unsigned integer (in network byte order) representing a status code with value /code/ defined in Section 7.4. " +
+			"Following the 2-byte integer, the body MAY contain UTF-8-encoded data with value /reason/",
+		Summary: "A close reason that is not UTF-8 is passed on with U+FFFD for the invalid bytes, with the peer's code; a close code no endpoint may send " +
+			"(1004-1006, 1015, outside 1000-2999's assigned codes and 3000-4999) closes both legs with 1002. Either way the recording has the frame as sent."}
 	// RuleMemoryBudget: the relay queues of all connections together
 	// reached --memory-budget; the connection that pushed past it was
 	// closed with 1013.
@@ -57,7 +75,7 @@ var (
 
 // Rules lists the proxy's own finding rules, for documentation and tests.
 func Rules() []check.Rule {
-	return []check.Rule{RuleValidationGap, RuleFrameTooLarge, RuleSlowPeer, RuleUpstreamRefused, RuleMemoryBudget, RuleIdle}
+	return []check.Rule{RuleValidationGap, RuleFrameTooLarge, RuleSlowPeer, RuleUpstreamRefused, RuleOriginRefused, RuleBadClose, RuleMemoryBudget, RuleIdle}
 }
 
 // of starts a finding of rule r.
@@ -110,9 +128,22 @@ func idleFinding(conn string, after string) check.Finding {
 	return f
 }
 
+// badCloseFinding: the peer that sends dir sent a close frame the proxy
+// could not pass on as it was (why; actual says what the frame held).
+func badCloseFinding(conn string, dir wire.Direction, why, actual string) check.Finding {
+	f := of(RuleBadClose)
+	f.Message = why
+	f.Expected, f.Actual = "a close code of 1000-1003, 1007-1014 or 3000-4999 and a UTF-8 reason", actual
+	f.Conn, f.Dir = conn, dir
+	return f
+}
+
 // refusedFinding describes a refusal (see refusal).
 func refusedFinding(rf refusal) check.Finding {
 	f := of(RuleUpstreamRefused)
+	if rf.origin != "" {
+		f = of(RuleOriginRefused)
+	}
 	what := "WebSocket handshake"
 	expected := "101 Switching Protocols"
 	if rf.http {
@@ -127,8 +158,12 @@ func refusedFinding(rf refusal) check.Finding {
 	}
 	f.Conn = rf.conn
 	if rf.fatal {
-		// The verdict (error) is decided by the session, not the severity.
+		// The verdict is decided by the report (sessionLog.verdict), not
+		// the severity.
 		f.Message += "; nothing was tested on it"
+	}
+	if rf.resumes != "" {
+		f.Message += fmt.Sprintf(" (a reconnection of session %s: its resumption was not tested)", rf.resumes)
 	}
 	return f
 }

@@ -120,7 +120,15 @@ func (v *validator) looksLikeDialect(cl *connLog, f wire.Frame) bool {
 	return true
 }
 
+// maxNotedType bounds a message type quoted in the reason: it comes from
+// the peer, and the reason is written to the console, the recording's
+// session line and the report.
+const maxNotedType = 64
+
 func (cl *connLog) note(t string) {
+	if len(t) > maxNotedType {
+		t = strings.ToValidUTF8(t[:maxNotedType], "") + "…"
+	}
 	if len(cl.types) < gateFrames && !slices.Contains(cl.types, t) {
 		cl.types = append(cl.types, t)
 	}
@@ -204,14 +212,18 @@ func (v *validator) unjudgedNotes() []string {
 const maxRefusedSessions = 100
 
 // refused files a refused handshake or HTTP request: one session per kind
-// (handshake or method, path, status), a finding per refusal, and the
-// session's verdict error when the refusal left nothing tested.
+// (handshake or method, path, status, and the origin the proxy refused), a
+// finding per refusal; the report decides whether the session's verdict is
+// error (sessionLog.verdict).
 func (v *validator) refused(rf refusal, at time.Time) {
 	kind := "refused"
 	if rf.http {
 		kind = "http " + rf.method
 	}
 	id := fmt.Sprintf("%s %s %d", kind, rf.path, rf.code)
+	if rf.origin != "" {
+		id += " origin " + originLabel(rf.origin)
+	}
 	if len(id) > 80 {
 		id = id[:80]
 	}
@@ -225,7 +237,10 @@ func (v *validator) refused(rf refusal, at time.Time) {
 		s = v.session(id)
 	}
 	if rf.fatal {
-		s.harness = true
+		s.fatal = true
+	}
+	if rf.resumes != "" && s.resumed == "" {
+		s.resumed = rf.resumes
 	}
 	if rf.conn != "" {
 		s.addConn(&connLog{id: rf.conn, url: rf.url, session: id, opened: at, closed: at, isOver: true,

@@ -174,7 +174,8 @@ func TestMemoryBudget(t *testing.T) {
 }
 
 // TestConnectionLimit: beyond --max-conns a client gets 503 and the
-// refusal is a finding; the verdict is error.
+// refusal is a finding; next to the judged connection it is a warning
+// (non-strict), not an error of the run (TestRefusalVerdicts).
 func TestConnectionLimit(t *testing.T) {
 	t.Parallel()
 	up := startEcho(t)
@@ -188,7 +189,7 @@ func TestConnectionLimit(t *testing.T) {
 	c.closed()
 	r := tp.Stop()
 	fs := findings(r)
-	if r.Verdict != reports.Error || len(fs) != 1 || fs[0].Rule != RuleUpstreamRefused.ID || !strings.Contains(fs[0].Message, "--max-conns") {
+	if r.Verdict != reports.NonStrict || len(fs) != 1 || fs[0].Rule != RuleUpstreamRefused.ID || !strings.Contains(fs[0].Message, "--max-conns") {
 		t.Errorf("verdict %s, findings %s", r.Verdict, describeFindings(fs))
 	}
 }
@@ -262,6 +263,32 @@ func TestDNSRebinding(t *testing.T) {
 		r := tp.Stop()
 		if allow == nil && (len(r.Errors) < 1 || !strings.Contains(r.Errors[0], "DNS rebinding") || r.Verdict != reports.Error) {
 			t.Errorf("errors %q verdict %s", r.Errors, r.Verdict)
+		}
+	}
+}
+
+// TestUnjudgedReasonBounded: the message types an unjudged connection's
+// reason quotes come from the peer; a type of 1 MiB is cut, in the report's
+// note and in the recording's session line (which `wsconform validate`
+// must still read).
+func TestUnjudgedReasonBounded(t *testing.T) {
+	t.Parallel()
+	up := startSameOrigin(t, "")
+	tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex"})
+	n := dial(t, tp.url+"/ws/notifications", http.Header{"Origin": {tp.http}})
+	for i := range 4 {
+		n.send(map[string]any{"type": strings.Repeat(string(rune('a'+i)), 1<<20)})
+		n.next()
+	}
+	n.closeWith(1000, "")
+	n.closed()
+	r := tp.Stop()
+	if len(r.Notes) != 1 || len(r.Notes[0]) > 1000 || !strings.Contains(r.Notes[0], strings.Repeat("a", maxNotedType)+"…") {
+		t.Errorf("note of %d bytes: %.300q", len(r.Notes[0]), r.Notes)
+	}
+	for _, line := range strings.Split(tp.rec.String(), "\n") {
+		if strings.Contains(line, `"unjudged"`) && len(line) > 2000 {
+			t.Errorf("session line of %d bytes", len(line))
 		}
 	}
 }

@@ -1,11 +1,12 @@
 package proxy
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/wsconform/wsconform/internal/netguard"
 )
 
 // Host and Origin (--host, --origin). A page loaded through the proxy has
@@ -44,31 +45,13 @@ func (p *Proxy) origin(r *http.Request) (string, bool) {
 	return scheme + "://" + p.up.Host, true
 }
 
-// hostAllowed reports whether a request's Host may be served: the address
-// the proxy listens on, an IP literal, localhost, or a name --allow-host
-// lists. Anything else is a name some DNS resolves to this machine, which
-// is how DNS rebinding lets a foreign web page talk to a local proxy.
+// hostAllowed reports whether a request's Host may be served
+// (netguard.HostAllowed: the address the proxy listens on, an IP literal,
+// localhost, or a name --allow-host lists). Anything else is a name some
+// DNS resolves to this machine, which is how DNS rebinding lets a foreign
+// web page talk to a local proxy.
 func (p *Proxy) hostAllowed(host string) bool {
-	name := host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		name = h
-	}
-	name = strings.ToLower(strings.Trim(name, "[]"))
-	switch {
-	case name == "":
-		return false
-	case net.ParseIP(name) != nil, name == "localhost", strings.HasSuffix(name, ".localhost"):
-		return true
-	}
-	if lh, _, err := net.SplitHostPort(p.cfg.Listen); err == nil && strings.EqualFold(lh, name) {
-		return true
-	}
-	for _, a := range p.cfg.AllowHosts {
-		if a == "*" || strings.EqualFold(strings.Trim(a, "[]"), name) {
-			return true
-		}
-	}
-	return false
+	return netguard.HostAllowed(host, p.cfg.Listen, p.cfg.AllowHosts)
 }
 
 // judged reports whether a connection to urlPath is judged as the

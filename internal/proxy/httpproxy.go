@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -58,13 +59,34 @@ func (p *Proxy) newReverseProxy() *httputil.ReverseProxy {
 
 // serveHTTP reverse-proxies one request and logs it. An answer of 4xx or
 // 5xx, or none at all, is a proxy.upstream-refused finding.
+//
+// Shutdown waits for the handler, as for a WebSocket connection: the
+// client may have its answer before the handler has filed it, and a report
+// written in between would miss the refusal. A request still in progress
+// when the proxy shuts down (a long poll, a stream) is cancelled, as a
+// handshake in progress is, and only logged.
 func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if !p.enter() {
+		http.Error(w, "wsproxy: shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	defer p.wg.Done()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer context.AfterFunc(p.dialCtx, cancel)()
+	rc := http.NewResponseController(w)
+	p.trackReq(rc)
+	defer p.untrackReq(rc)
+	r = r.WithContext(ctx)
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	p.rev.ServeHTTP(sw, r)
 	text := fmt.Sprintf("HTTP %s %s → %d %s · %s", r.Method, r.URL.Path, sw.status, http.StatusText(sw.status),
 		time.Since(start).Round(time.Millisecond))
-	if sw.status < 400 || ignoredRefusal(r, sw.status) || r.Context().Err() != nil && sw.failed != nil {
+	if sw.status < 400 || ignoredRefusal(r, sw.status) || ctx.Err() != nil && sw.failed != nil {
+		if p.dialCtx.Err() != nil && sw.failed != nil {
+			text += " (cancelled: wsproxy shutting down)"
+		}
 		p.tap.note(nil, text, false)
 		return
 	}
@@ -75,6 +97,20 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		rf.why, rf.body = "the proxy could not get an answer from the upstream", redactErr(sw.failed)
 	}
 	p.tap.refused(rf)
+}
+
+// trackReq registers a request in progress, so that Shutdown can cut its
+// connection when its deadline passes (a client that does not read).
+func (p *Proxy) trackReq(rc *http.ResponseController) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.reqs[rc] = struct{}{}
+}
+
+func (p *Proxy) untrackReq(rc *http.ResponseController) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.reqs, rc)
 }
 
 // ignoredRefusal: a browser asks for /favicon.ico by itself; an app

@@ -170,11 +170,3 @@ func (v *validator) snapshot() *reports.Report {
 	}
 	return r
 }
-
-// HostAllowed applies the proxy's Host rule (DNS rebinding protection) to
-// another listener, such as the live view's: IP literals, localhost and
-// *.localhost, the host of listen, and allow ("*": any).
-func HostAllowed(host, listen string, allow []string) bool {
-	p := &Proxy{cfg: Config{Listen: listen, AllowHosts: allow}}
-	return p.hostAllowed(host)
-}

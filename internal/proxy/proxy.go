@@ -15,6 +15,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/wsconform/wsconform/internal/netguard"
 	"github.com/wsconform/wsconform/reports"
 )
 
@@ -30,6 +31,7 @@ type Proxy struct {
 	up        *url.URL
 	dialer    *websocket.Dialer
 	upgrader  websocket.Upgrader
+	origins   netguard.Origins
 	rev       *httputil.ReverseProxy
 	transport *http.Transport
 	tap       *tap
@@ -45,8 +47,10 @@ type Proxy struct {
 	mu      sync.Mutex
 	closing bool
 	conns   map[*conn]struct{}
-	wg      sync.WaitGroup
-	seq     atomic.Uint64
+	// reqs are the plain HTTP requests in progress.
+	reqs map[*http.ResponseController]struct{}
+	wg   sync.WaitGroup
+	seq  atomic.Uint64
 	// active counts WebSocket connections relayed or being dialled
 	// (--max-conns); budget the bytes queued across them (--memory-budget).
 	active atomic.Int64
@@ -66,7 +70,8 @@ func New(cfg Config) (*Proxy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Proxy{cfg: cfg, up: up, started: time.Now(), quit: make(chan struct{}), conns: map[*conn]struct{}{}}
+	p := &Proxy{cfg: cfg, up: up, started: time.Now(), quit: make(chan struct{}), conns: map[*conn]struct{}{},
+		reqs: map[*http.ResponseController]struct{}{}}
 	p.dialCtx, p.dialCancel = context.WithCancel(context.Background())
 	if p.tap, err = newTap(cfg, p.started); err != nil {
 		return nil, err
@@ -75,11 +80,11 @@ func New(cfg Config) (*Proxy, error) {
 	p.upgrader = websocket.Upgrader{
 		ReadBufferSize:  16 << 10,
 		WriteBufferSize: 16 << 10,
-		// A development proxy between a browser and a server: the
-		// upstream decides which origins it accepts, so the proxy accepts
-		// all and forwards Origin unchanged.
+		// serveWS has checked Origin (--allow-origin) before dialling the
+		// upstream; Origin is forwarded as --origin says.
 		CheckOrigin: func(*http.Request) bool { return true },
 	}
+	p.origins = netguard.Origins{Allow: cfg.AllowOrigins, Local: true, Listen: cfg.Listen}
 	p.rev = p.newReverseProxy()
 	p.val = newValidator(p)
 	pprof.Do(context.Background(), pprof.Labels(GoroutineLabel, cfg.Label), func(context.Context) {
@@ -105,21 +110,21 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 const maxBadHosts = 100
 
 // refuseHost answers a request whose Host is not the proxy's own address
-// with 403; the first one per Host is an error of the report.
+// with 403; the first one per Host is an error of the report, filed before
+// the answer so that a report written once the client has it holds it.
 func (p *Proxy) refuseHost(w http.ResponseWriter, r *http.Request) {
 	name := r.Host
 	if h, _, err := net.SplitHostPort(name); err == nil {
 		name = h
 	}
 	why := fmt.Sprintf("Host %q is not the address wsproxy listens on (DNS rebinding protection; --allow-host %s allows it)", r.Host, name)
+	if p.badHostN.Load() < maxBadHosts {
+		if _, seen := p.badHosts.LoadOrStore(r.Host, true); !seen {
+			p.badHostN.Add(1)
+			p.tap.note(nil, fmt.Sprintf("refused %s %s: %s", r.Method, r.URL.Path, why), true)
+		}
+	}
 	http.Error(w, "wsproxy: "+why, http.StatusForbidden)
-	if p.badHostN.Load() >= maxBadHosts {
-		return
-	}
-	if _, seen := p.badHosts.LoadOrStore(r.Host, true); !seen {
-		p.badHostN.Add(1)
-		p.tap.note(nil, fmt.Sprintf("refused %s %s: %s", r.Method, r.URL.Path, why), true)
-	}
 }
 
 // enter registers a connection attempt unless the proxy is shutting down.
@@ -155,9 +160,10 @@ func (p *Proxy) nextID() (string, uint64) {
 }
 
 // Shutdown closes every connection with 1001 (after relaying what is
-// already queued), waits for them, lets the validator judge everything
-// queued, and flushes the recording. When ctx ends first, connections
-// still open are cut. Calling it again returns the first result.
+// already queued), cancels the plain HTTP requests in progress, waits for
+// both, lets the validator judge everything queued, and flushes the
+// recording. When ctx ends first, connections still open are cut.
+// Calling it again returns the first result.
 func (p *Proxy) Shutdown(ctx context.Context) error {
 	p.shutdownOnce.Do(func() {
 		p.mu.Lock()
@@ -174,6 +180,11 @@ func (p *Proxy) Shutdown(ctx context.Context) error {
 			for c := range p.conns {
 				c.abortLeg(c.client)
 				c.abortLeg(c.upstream)
+			}
+			for rc := range p.reqs {
+				// ends a write to (or a read from) a client that stalls
+				_ = rc.SetWriteDeadline(time.Unix(1, 0))
+				_ = rc.SetReadDeadline(time.Unix(1, 0))
 			}
 			p.mu.Unlock()
 			<-done

@@ -2,8 +2,10 @@ package proxy
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,6 +51,17 @@ type leg struct {
 	closeQueued atomic.Bool
 	// closeRecv is the code of the close frame this peer sent, 0 if none.
 	closeRecv atomic.Int32
+	// tap sees the close frame this peer sent as sent (nil when the
+	// connection could not be tapped: closetap.go).
+	tap *closeTap
+}
+
+// closeFrame is the close frame this peer sent, as sent.
+func (l *leg) closeFrame() (closeFrame, bool) {
+	if l.tap == nil {
+		return closeFrame{}, false
+	}
+	return l.tap.closeFrame()
 }
 
 func (l *leg) name() string {
@@ -240,11 +253,24 @@ func (c *conn) readEnded(a, b *leg, err error) {
 	case errors.Is(err, errSlow):
 		// slow() already ended the connection.
 	case errors.As(err, &ce) && ce.Code != websocket.CloseAbnormalClosure:
-		// A close frame: record it and pass it on with its code and reason.
-		c.p.tap.frame(c, a.readDir(), wire.OpClose, []byte(ce.Text), ce.Code)
-		a.closeRecv.Store(int32(ce.Code))
-		c.setEnd(ending{code: ce.Code, reason: ce.Text, by: a.by()})
-		c.sendClose(b, ce.Code, ce.Text)
+		// A close frame: record it as sent and pass it on with its code
+		// and reason (gorilla read 1014 as 1011, and an invalid UTF-8
+		// reason with '?': closetap.go).
+		code, raw := ce.Code, []byte(ce.Text)
+		if cf, ok := a.closeFrame(); ok && code != websocket.CloseNoStatusReceived {
+			code, raw = cf.code, cf.reason
+		}
+		reason := string(raw)
+		c.p.tap.frame(c, a.readDir(), wire.OpClose, raw, code)
+		if !utf8.Valid(raw) {
+			reason = strings.ToValidUTF8(reason, "\uFFFD")
+			c.p.tap.finding(c, badCloseFinding(c.id, a.readDir(), fmt.Sprintf(
+				"the %s's close reason is not UTF-8; it was passed on with U+FFFD in place of the invalid bytes (recorded as sent)", a.name()),
+				fmt.Sprintf("close %d with a reason of %d bytes that is not UTF-8", code, len(raw))))
+		}
+		a.closeRecv.Store(int32(code))
+		c.setEnd(ending{code: code, reason: reason, by: a.by()})
+		c.sendClose(b, code, reason)
 	case errors.Is(err, websocket.ErrReadLimit):
 		// Gorilla has told a's peer 1009 already. Its TCP connection is
 		// closed when the connection ends, not now: closing a socket with
@@ -256,6 +282,10 @@ func (c *conn) readEnded(a, b *leg, err error) {
 		c.stopWriter(a)
 		c.sendClose(b, websocket.CloseMessageTooBig, "wsproxy: the "+a.name()+" sent a message larger than --max-frame")
 	default:
+		if cf, ok := a.closeFrame(); ok && !wire.SendableCloseCode(cf.code) {
+			c.badCloseCode(a, b, cf)
+			return
+		}
 		// The peer vanished (no close frame), broke the protocol, or did
 		// not answer our close in time.
 		c.setEnd(ending{code: websocket.CloseAbnormalClosure, reason: describe(a, err), by: recording.ByNetwork})
@@ -269,12 +299,27 @@ func (c *conn) readEnded(a, b *leg, err error) {
 	}
 }
 
+// badCloseCode ends a connection whose leg a's peer sent a close code no
+// endpoint may send (RFC 6455 §7.4.1: 1004-1006, 1015, 0-999,
+// 1016-2999, 5000 and up): gorilla has failed its connection with 1002,
+// as the RFC asks; the frame is recorded as sent, and the other peer gets
+// 1002 with the reason.
+func (c *conn) badCloseCode(a, b *leg, cf closeFrame) {
+	c.p.tap.frame(c, a.readDir(), wire.OpClose, cf.reason, cf.code)
+	why := fmt.Sprintf("the %s sent close code %d, which no endpoint may send", a.name(), cf.code)
+	c.p.tap.finding(c, badCloseFinding(c.id, a.readDir(), why+"; both legs were closed with 1002 (protocol error)",
+		fmt.Sprintf("close code %d", cf.code)))
+	c.setEnd(ending{code: websocket.CloseProtocolError, reason: why, by: recording.ByProxy})
+	c.stopWriter(a)
+	c.sendClose(b, websocket.CloseProtocolError, "wsproxy: "+why)
+}
+
 // lostCode is the close code leg b gets when the other leg is gone: the
 // echo of b's own close if b started closing, else a code its peer would
 // expect from its counterpart (without Config.MirrorDrops, or when the
 // proxy itself ends the connection). 1006 is never sent: a client gets 1011
-// (internal error; 1014 "bad gateway" would fit better, but gorilla and
-// other client libraries refuse to receive it) or 1013 (try again later)
+// (internal error; 1014 "bad gateway" would fit better, but gorilla's and
+// other client libraries' readers refuse it) or 1013 (try again later)
 // for a slow upstream, an upstream gets 1001 (going away).
 func (c *conn) lostCode(b *leg, slow bool) (int, string) {
 	if k := b.closeRecv.Load(); k != 0 {

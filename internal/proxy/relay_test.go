@@ -21,7 +21,8 @@ func TestRelayFidelity(t *testing.T) {
 	t.Parallel()
 	up := startEcho(t)
 	// --path: judged whatever its first frames (random bytes) look like.
-	tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex", Paths: []string{"/ws/*"}})
+	// --allow-origin: the page's origin is another site's
+	tp := startProxy(t, Config{Upstream: up.url, Dialect: "minicodex", Paths: []string{"/ws/*"}, AllowOrigins: []string{"http://ui.example:5173"}})
 	h := http.Header{
 		"Origin":                 {"http://ui.example:5173"},
 		"Cookie":                 {"sid=abc"},

@@ -57,9 +57,11 @@ type sessionLog struct {
 	marked []logFrame
 	// unlogged is set once the wire log was dropped (maxLoggedSessions).
 	unlogged bool
-	// harness makes the verdict error: the session is made of handshakes
-	// or requests that were refused, so nothing was tested.
-	harness bool
+	// fatal is set on a session of refusals when one of them left nothing
+	// tested (refusal.fatal); resumed names a judged session one of them
+	// asked to continue. See verdict.
+	fatal   bool
+	resumed string
 }
 
 // dropLog frees the wire log; later frames are not logged either.
@@ -144,9 +146,16 @@ func (s *sessionLog) frames() []reports.Frame {
 	return out
 }
 
-func (s *sessionLog) verdict() reports.Verdict {
+// verdict is the session's verdict; judged says whether the run judged
+// any connection. A session of refused handshakes (or failed requests) is
+// an error of the run, nothing tested, only when nothing was judged or
+// when a refused handshake was a reconnection of a judged session (its
+// resumption was not tested). Next to judged sessions a stray refusal (an
+// old tab, a page of another origin) is a warning like any other: its
+// session is non-strict and the run keeps the verdict of what was judged.
+func (s *sessionLog) verdict(judged bool) reports.Verdict {
 	switch {
-	case s.harness:
+	case s.fatal && (!judged || s.resumed != ""):
 		return reports.Error
 	case !s.any:
 		return reports.Passed
@@ -168,9 +177,10 @@ func (v *validator) report() *reports.Report {
 	if v.dialectName != "" {
 		r.Dialects = []string{v.dialectName}
 	}
+	judged := v.judgedAny()
 	for _, id := range v.order {
 		s := v.sessions[id]
-		rs := reports.Session{ID: id, Dialect: v.dialectName, Reason: v.dialectReason, Verdict: s.verdict(),
+		rs := reports.Session{ID: id, Dialect: v.dialectName, Reason: v.dialectReason, Verdict: s.verdict(judged),
 			Findings: s.findings, Frames: s.frames()}
 		for _, cl := range s.conns {
 			rs.Conns = append(rs.Conns, cl.connection())
@@ -196,6 +206,19 @@ func (v *validator) report() *reports.Report {
 	r.Notes = append(r.Notes, v.unjudgedNotes()...)
 	r.Tally()
 	return r
+}
+
+// judgedAny reports whether any connection was judged as the dialect.
+func (v *validator) judgedAny() bool {
+	if v.grouper == nil {
+		return false
+	}
+	for _, cl := range v.connList {
+		if cl.gate == gateJudged {
+			return true
+		}
+	}
+	return false
 }
 
 func (cl *connLog) connection() reports.Connection {

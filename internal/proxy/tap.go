@@ -157,10 +157,16 @@ func (t *tap) finding(c *conn, f check.Finding) {
 	t.push(event{kind: evFinding, c: c, finding: &f, time: time.Now()})
 }
 
-// refused queues a refused handshake or HTTP request.
+// refused queues a refused handshake or HTTP request. A handshake the
+// proxy did not refuse for its origin, whose URL names a session already
+// seen (a reconnection), is marked as resuming it.
 func (t *tap) refused(rf refusal) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.sz != nil && rf.target != "" && rf.origin == "" {
+		rf.resumes, _ = t.sz.Named(rf.target)
+	}
+	rf.target = ""
 	t.push(event{kind: evRefused, refusal: &rf, time: time.Now()})
 }
 

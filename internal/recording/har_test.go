@@ -128,7 +128,7 @@ func TestJSONLProblems(t *testing.T) {
 	}{
 		{"clean", header + "\n" + frame + "\n", "header: frame:c1#0={}"},
 		{"over the size limit", header + "\n" + `{"kind":"frame","conn":"c1","dir":"s2c","opcode":1,"text":"` +
-			strings.Repeat("a", 50<<20) + `"}` + "\n" + frame + "\n", "header: !line 2 frame:c1#0={}"},
+			strings.Repeat("a", MaxLineBytes) + `"}` + "\n" + frame + "\n", "header: !line 2 frame:c1#0={}"},
 		{"bad base64", header + "\n" + `{"kind":"frame","conn":"c1","dir":"s2c","opcode":2,"base64":"!!"}` + "\n" + frame, "header: !line 2 frame:c1#0={}"},
 		{"torn line", header + "\n" + `{"kind":"frame","conn":"c1","di` + "\n" + frame + "\n" + `{"kind":"fr`, "header: !line 2 frame:c1#0={} !line 4"},
 		{"missing fields", header + "\n" + `{"kind":"frame","dir":"s2c","opcode":1,"text":"{}"}` + "\n" +

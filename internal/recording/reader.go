@@ -9,9 +9,35 @@ import (
 	"io"
 )
 
-// MaxLineBytes bounds one line of a recording: a 16 MiB frame in base64
-// plus its envelope. Longer lines are reported and skipped, not buffered.
-const MaxLineBytes = 24 << 20
+// MaxFrameBytes is the largest frame payload a recording holds such that
+// every reader reads it back: wsproxy relays frames up to this size by
+// default (proxy.DefaultMaxFrame is this constant) and refuses a larger
+// --max-frame while it records.
+const MaxFrameBytes = 16 << 20
+
+// MaxLineBytes bounds one line of a recording: the longest line a Writer
+// writes for a frame of MaxFrameBytes (LineBytes). Longer lines are
+// reported and skipped, not buffered.
+const MaxLineBytes = MaxFrameBytes*maxEscape + lineEnvelope
+
+// What a frame line can cost. A text frame is written as a JSON string,
+// escaped by encoding/json with HTML escaping off: a control character
+// other than \b \f \n \r \t becomes \u00XX, 6 bytes for 1, the most any
+// byte costs (" and \ take 2; U+2028 and U+2029 take 6 for 3; other UTF-8
+// is copied; a payload that is not UTF-8 is written in base64). A binary
+// frame costs 4 bytes per 3 in base64. Redaction never makes a payload
+// longer (redact.JSON). The rest of a frame line (kind, conn, session of
+// at most 80 characters, index, time, direction, opcode, code) stays far
+// below lineEnvelope; so do open, close and session lines, whose URL is
+// percent-encoded and whose texts are bounded.
+const (
+	maxEscape    = 6
+	lineEnvelope = 64 << 10
+)
+
+// LineBytes is the longest line a Writer writes for a frame of n payload
+// bytes.
+func LineBytes(n int64) int64 { return n*maxEscape + lineEnvelope }
 
 // Problem is a part of a recording that could not be read: a line of a
 // JSONL recording, a message (or a whole entry) of a HAR file, or the rest
@@ -146,12 +172,11 @@ func (r *Reader) drain(err error) error {
 
 func parseLine(raw []byte) (Line, error) {
 	var l Line
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&l); err != nil {
+	// Unmarshal, not a Decoder: a Decoder copies the line into a buffer of
+	// its own, which for a line of a 16 MiB frame is up to 96 MiB more.
+	// Unmarshal also refuses a second value after the first.
+	if err := json.Unmarshal(raw, &l); err != nil {
 		return Line{}, fmt.Errorf("not a recording line: %w", err)
-	}
-	if dec.More() {
-		return Line{}, errors.New("not a recording line: more than one JSON value")
 	}
 	switch l.Kind {
 	case KindHeader:

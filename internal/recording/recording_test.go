@@ -3,6 +3,7 @@ package recording
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,13 +110,14 @@ func TestMalformedLinesAreReportedAndSkipped(t *testing.T) {
 
 func TestOverlongLineIsSkipped(t *testing.T) {
 	t.Parallel()
-	var b strings.Builder
-	b.WriteString(`{"kind":"frame","conn":"c1","dir":"c2s","index":1,"opcode":1,"text":"`)
-	b.WriteString(strings.Repeat("a", MaxLineBytes+10))
-	b.WriteString("\"}\n")
-	b.WriteString(`{"kind":"frame","conn":"c1","dir":"c2s","index":2,"opcode":1,"text":"{}"}` + "\n")
+	// streamed, not built: the line is over 96 MiB
+	r := io.MultiReader(
+		strings.NewReader(`{"kind":"frame","conn":"c1","dir":"c2s","index":1,"opcode":1,"text":"`),
+		io.LimitReader(repeatByte('a'), MaxLineBytes+10),
+		strings.NewReader("\"}\n"),
+		strings.NewReader(`{"kind":"frame","conn":"c1","dir":"c2s","index":2,"opcode":1,"text":"{}"}`+"\n"))
 	var idx []int64
-	_, problems, err := Scan(strings.NewReader(b.String()), func(l Line) error { idx = append(idx, l.Index); return nil })
+	_, problems, err := Scan(r, func(l Line) error { idx = append(idx, l.Index); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,4 +298,14 @@ func TestPendingSessionAndDialectLines(t *testing.T) {
 	if len(problems) != 2 {
 		t.Errorf("a session line without session and a dialect line without dialect are problems; got %v", problems)
 	}
+}
+
+// repeatByte is an endless reader of one byte.
+type repeatByte byte
+
+func (b repeatByte) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
 }

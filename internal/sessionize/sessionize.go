@@ -152,6 +152,26 @@ func (s *Sessionizer) AtOpen(c *Conn, rawURL string) (session string, ok bool) {
 	return "", false
 }
 
+// Named is the session a URL names by the dialect's query hint (such as
+// ?session_id=) when a connection already joined it; it binds nothing. The
+// proxy asks it about a handshake that was refused: a refused
+// reconnection of a session is not a stray connection.
+func (s *Sessionizer) Named(rawURL string) (string, bool) {
+	if s.rule.query == "" {
+		return "", false
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", false
+	}
+	v := u.Query().Get(s.rule.query)
+	if v == "" {
+		return "", false
+	}
+	name, ok := s.names["key:"+v]
+	return name, ok
+}
+
 // Frame looks for the session in one frame of a pending connection.
 func (s *Sessionizer) Frame(c *Conn, dir wire.Direction, op wire.Opcode, payload []byte) (session string, ok bool) {
 	if c.Session != "" {

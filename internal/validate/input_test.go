@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wsconform/wsconform/internal/recording"
 )
 
 const (
@@ -81,7 +83,7 @@ func TestNoFalsePass(t *testing.T) {
 		err     error
 	}{
 		{name: "clean recording", file: jsonl(recHeader, recOpen, recFrame(event1), recFrame(event2)), frames: 2},
-		{name: "50 MB line", file: jsonl(recHeader, recOpen, recFrame(`{"type":"assistant_text","text":"`+strings.Repeat("a", 50<<20)+`","event_id":1}`), recFrame(event2)),
+		{name: "line over the limit", file: jsonl(recHeader, recOpen, recFrame(`{"type":"assistant_text","text":"`+strings.Repeat("a", recording.MaxLineBytes)+`","event_id":1}`), recFrame(event2)),
 			want: []string{"recording.unreadable line 3"}, frames: 1},
 		{name: "bad base64", file: jsonl(recHeader, recOpen, `{"kind":"frame","conn":"c1","session":"s1","dir":"s2c","opcode":2,"base64":"%%%"}`, recFrame(event1)),
 			want: []string{"recording.unreadable line 3"}, frames: 1},

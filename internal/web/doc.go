@@ -45,5 +45,5 @@
 //
 // The listener is loopback unless Config.AllowRemote, peers must be on
 // loopback too, and a request whose Host is not the listener's address is
-// refused with the proxy's own rule (DNS rebinding; proxy.HostAllowed).
+// refused with the proxy's own rule (DNS rebinding; netguard.HostAllowed).
 package web

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"net/netip"
 
-	"github.com/wsconform/wsconform/internal/proxy"
+	"github.com/wsconform/wsconform/internal/netguard"
 )
 
 // CheckListen refuses an address that is not on loopback unless remote
@@ -43,7 +43,7 @@ func (s *Server) refuse(r *http.Request) string {
 			return fmt.Sprintf("peer %s is not on loopback", r.RemoteAddr)
 		}
 	}
-	if !proxy.HostAllowed(r.Host, s.cfg.Listen, s.cfg.AllowHosts) {
+	if !netguard.HostAllowed(r.Host, s.cfg.Listen, s.cfg.AllowHosts) {
 		return fmt.Sprintf("Host %q is not the address the web view listens on (DNS rebinding protection; allow it as with the proxy's --allow-host)", r.Host)
 	}
 	return ""

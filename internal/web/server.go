@@ -136,14 +136,21 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// ServeHTTP refuses foreign hosts and peers, then routes.
+// ServeHTTP refuses foreign hosts and peers, then routes. No answer may
+// be framed by another page (clickjacking: a site that frames the view,
+// or a downloaded HTML report, under a decoy): every one says so in both
+// the modern header (frame-ancestors; the page's own policy repeats it)
+// and the one older browsers know.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+	h.Set("X-Frame-Options", "DENY")
 	if why := s.refuse(r); why != "" {
 		http.Error(w, "wsproxy web view: "+why, http.StatusForbidden)
 		return
 	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
 	s.mux.ServeHTTP(w, r)
 }
 

@@ -157,3 +157,37 @@ func get(t *testing.T, url, ctype string, check func([]byte) error) {
 		t.Fatalf("GET %s: %v", url, err)
 	}
 }
+
+// TestNoFraming: no answer of the live view may be framed by another page
+// (clickjacking): the page, the downloads, the event stream and a refusal
+// all say frame-ancestors 'none' and X-Frame-Options DENY, over real HTTP.
+func TestNoFraming(t *testing.T) {
+	s := startStack(t, Config{})
+	for _, tc := range []struct {
+		path, host string
+		code       int
+	}{
+		{"", "", 200},
+		{"report.html", "", 200},
+		{"report.json", "", 200},
+		{"events", "", 200},
+		{"", "evil.example", 403},
+	} {
+		req, err := http.NewRequest("GET", s.webURL+tc.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close() // the event stream: its headers are enough
+		csp := resp.Header.Get("Content-Security-Policy")
+		if resp.StatusCode != tc.code || !strings.Contains(csp, "frame-ancestors 'none'") || resp.Header.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("GET /%s (Host %q): %s, CSP %q, X-Frame-Options %q", tc.path, tc.host, resp.Status, csp, resp.Header.Get("X-Frame-Options"))
+		}
+	}
+}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
+
+	"github.com/wsconform/wsconform/internal/netguard"
 )
 
 // Guard says who may talk to a server and for how long. `wsconform serve`
@@ -40,7 +40,7 @@ type Guard struct {
 // reports whether the request may go on. Serve calls it; a dialect's
 // plain HTTP endpoints (hostd's login) call it too.
 func (e *Env) AdmitHost(w http.ResponseWriter, r *http.Request) bool {
-	if !e.Guard.CheckHost || hostAllowed(r.Host, e.Guard.Listen, e.Guard.AllowHosts) {
+	if !e.Guard.CheckHost || netguard.HostAllowed(r.Host, e.Guard.Listen, e.Guard.AllowHosts) {
 		return true
 	}
 	name := r.Host
@@ -52,49 +52,14 @@ func (e *Env) AdmitHost(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// hostAllowed reports whether a Host header may be served (see Guard).
-func hostAllowed(host, listen string, allow []string) bool {
-	name := hostName(host)
-	switch {
-	case name == "":
-		return false
-	case net.ParseIP(name) != nil, name == "localhost", strings.HasSuffix(name, ".localhost"):
-		return true
-	case listen != "" && hostName(listen) == name:
-		return true
-	}
-	for _, a := range allow {
-		if a == "*" || hostName(a) == name {
-			return true
-		}
-	}
-	return false
-}
-
-// hostName is the lower-case host of host[:port], without IPv6 brackets.
-func hostName(hostport string) string {
-	name := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		name = h
-	}
-	return strings.ToLower(strings.Trim(name, "[]"))
-}
-
 // OriginAllowed reports whether a handshake's Origin may talk to the
 // server (see Guard): a handshake without Origin is not a browser's and
 // passes; a browser page passes when its Origin's host is the request's
 // Host or AllowOrigins lists it ("*": any). The replay fixture applies
 // the same rule.
 func (g *Guard) OriginAllowed(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if !g.SameOrigin || origin == "" {
+	if !g.SameOrigin {
 		return true
 	}
-	for _, a := range g.AllowOrigins {
-		if a == "*" || strings.EqualFold(strings.TrimRight(a, "/"), origin) {
-			return true
-		}
-	}
-	u, err := url.Parse(origin)
-	return err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host)
+	return netguard.Origins{Allow: g.AllowOrigins}.Allowed(r.Header.Get("Origin"), r.Host)
 }

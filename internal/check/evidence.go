@@ -3,35 +3,27 @@ package check
 import (
 	"fmt"
 	"strings"
+
+	"github.com/wsconform/wsconform/internal/requirements"
 )
 
 // Evidence is what the spec gives for a rule, and it caps the rule's
 // severity (DESIGN.md, the evidence policy): only words or types that state
 // a requirement may make a finding an error. A conformance tool that fails
-// correct servers on a reading of its own is worse than none.
-type Evidence string
+// correct servers on a reading of its own is worse than none. It is the
+// requirement registry's vocabulary: one word means one thing everywhere.
+type Evidence = requirements.Evidence
 
-// The three kinds of evidence.
+// The three kinds of evidence (see package requirements).
 const (
-	// Stated: the spec's words require it (MUST, must, never, every), a type
-	// definition declares it (a TypeScript member without ?, a Pydantic field
-	// without default, a Literal or a closed union), or it guarantees it
-	// ("index is monotonic"). A violation is an error.
-	Stated Evidence = "stated"
-	// Shown: the shape appears only in an example payload or a flow
-	// diagram, or prose describes it without a type. A different shape is
-	// a warning that says "the spec only shows …".
-	Shown Evidence = "shown"
-	// Interpretation: the spec is silent and we chose a reading. At most a
-	// warning, never a failed MUST.
-	Interpretation Evidence = "interpretation"
+	Stated         = requirements.Stated
+	Shown          = requirements.Shown
+	Interpretation = requirements.Interpretation
 )
 
-// Valid reports whether e is one of the three kinds.
-func (e Evidence) Valid() bool { return e == Stated || e == Shown || e == Interpretation }
-
-// MaxSeverity is the highest severity this evidence allows.
-func (e Evidence) MaxSeverity() Severity {
+// MaxSeverity is the highest severity evidence e allows: only stated
+// evidence may fail a target.
+func MaxSeverity(e Evidence) Severity {
 	if e == Stated {
 		return Error
 	}
@@ -54,7 +46,7 @@ func checkPolicy(r Rule) error {
 	switch {
 	case !r.Evidence.Valid():
 		return fmt.Errorf("rule %s: evidence %q is not stated, shown or interpretation", r.ID, r.Evidence)
-	case r.Severity > r.Evidence.MaxSeverity():
+	case r.Severity > MaxSeverity(r.Evidence):
 		return fmt.Errorf("rule %s: severity %s needs stated evidence, it has %s", r.ID, r.Severity, r.Evidence)
 	case r.Severity == Error && strings.TrimSpace(r.Quote) == "":
 		return fmt.Errorf("rule %s: an error rule quotes the spec words it rests on", r.ID)

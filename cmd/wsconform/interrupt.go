@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"syscall"
 
+	"github.com/wsconform/wsconform/cmd/internal/cli"
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/exit"
 	"github.com/wsconform/wsconform/reports"
@@ -17,24 +17,8 @@ import (
 // and the exit code is exit.Interrupted (130), apart from a verdict (0, 1)
 // and from a harness error (3).
 
-// stopHint is what main prints when the first signal arrives: the command
-// winds down (run and gate write their reports, serve closes its
-// connections), and a second signal is not caught any more, so it ends
-// the process at once.
-const stopHint = "wsconform: stopping; press Ctrl-C again to quit at once"
-
-// watchSecondSignal waits for the first SIGINT or SIGTERM (ctx made by
-// signal.NotifyContext), then restores the signals' default action (stop)
-// so that the next one ends the process at once, and says so on w. It
-// does nothing when ctx ends because main called stop itself.
-func watchSecondSignal(ctx context.Context, stop func(), w io.Writer) {
-	<-ctx.Done()
-	if context.Cause(ctx) == context.Canceled {
-		return // main is done: no signal came
-	}
-	stop()
-	fmt.Fprintln(w, "\n"+stopHint)
-}
+// stopHint is what main prints when the first signal arrives.
+var stopHint = cli.StopHint("wsconform")
 
 // interruptedBy names who stopped the command, for "interrupted by …":
 // the user for SIGINT (Ctrl-C), the signal's name for SIGTERM (a CI job

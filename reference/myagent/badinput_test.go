@@ -231,8 +231,10 @@ func TestSlowClient(t *testing.T) {
 	// how long a blocked write takes to count as stalled: the fast client,
 	// which does nothing but read, only looks stalled if it is starved for
 	// that long. CloseGrace is how much longer the slow client's blocked
-	// write may take before the server drops it.
-	cfg := server.Config{QueueSize: 16, WriteTimeout: reftest.Timeout / 2, CloseGrace: reftest.Timeout / 4}
+	// write may take before the server drops it. Under -race on two busy
+	// cores the fast client was starved for over 2.5 s (the old
+	// WriteTimeout) in 3 of 8 runs, and the run left it behind: 10 s.
+	cfg := server.Config{QueueSize: 16, WriteTimeout: 2 * reftest.Timeout, CloseGrace: reftest.Timeout / 4}
 	stalls := &stallLog{ch: map[string]chan struct{}{}}
 	cfg.Log = slog.New(stalls)
 	srv := start(t, cfg)

@@ -14,6 +14,7 @@ import (
 	"github.com/wsconform/wsconform/internal/console"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/exit"
+	"github.com/wsconform/wsconform/internal/requirements"
 	"github.com/wsconform/wsconform/internal/runner"
 	"github.com/wsconform/wsconform/internal/version"
 )
@@ -66,6 +67,7 @@ func commands() []command {
 		{"export", "export a recording as a Chrome DevTools HAR file", runExport},
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},
+		{"requirements", "list the spec requirements and the rules and scenarios that cite them", runRequirements},
 		{"version", "print the version", runVersion},
 		{"completion", "print a shell completion script (bash, zsh, fish)", runCompletion},
 	}
@@ -179,9 +181,11 @@ func flagSets(ctx context.Context) []completion.Command {
 // completionChoices are the values of the flags that take one of a few.
 func completionChoices() map[string][]string {
 	return map[string][]string{
-		"dialect": append(dialect.Names(), "all", "auto"),
-		"color":   {console.ColorAuto, console.ColorAlways, console.ColorNever},
-		"answer":  {runner.AnswerApprove, runner.AnswerDeny, runner.AnswerFirst, runner.AnswerNone},
+		"dialect":  append(dialect.Names(), "all", "auto"),
+		"color":    {console.ColorAuto, console.ColorAlways, console.ColorNever},
+		"answer":   {runner.AnswerApprove, runner.AnswerDeny, runner.AnswerFirst, runner.AnswerNone},
+		"evidence": {string(requirements.Stated), string(requirements.Shown), string(requirements.Interpretation)},
+		"level":    {string(requirements.Must), string(requirements.Should), string(requirements.May), string(requirements.Type)},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/wsconform/wsconform/internal/check"
@@ -21,7 +22,8 @@ func runRules(_ context.Context, args []string, stdout, _ io.Writer) error {
 			"  stated          the spec's words (MUST, never, every) or types require it: an error\n"+
 			"  shown           only an example or a diagram shows it: a warning at most\n"+
 			"  interpretation  the spec is silent and this is our reading: a warning at most\n"+
-			"--long adds each rule's requirement and the spec words it rests on.", stdout)
+			"--long adds each rule's requirement, the spec words it rests on and the ids of the registry's\n"+
+			"requirements it checks (see 'wsconform requirements').", stdout)
 	name := fs.String("dialect", "", "only the rules that apply to this dialect ("+fmt.Sprint(dialect.Names())+")")
 	asJSON := fs.Bool("json", false, "print the catalogue as JSON")
 	long := fs.Bool("long", false, "also print each rule's requirement and the spec words it rests on")
@@ -86,6 +88,9 @@ func printGroup(p *console.Printer, w io.Writer, group string, rules []check.Rul
 			fmt.Fprintf(tw, "  \t\t\t%s\n", r.Summary)
 			if r.Quote != "" {
 				fmt.Fprintf(tw, "  \t\t\trests on: %s\n", r.Quote)
+			}
+			if len(r.Requires) > 0 {
+				fmt.Fprintf(tw, "  \t\t\trequires: %s\n", strings.Join(r.Requires, ", "))
 			}
 		}
 	}

@@ -30,8 +30,8 @@ func checkAmbiguities(d *dialect.Dialect, m *message) []Finding {
 		if len(missed) == 0 {
 			continue
 		}
-		fd := Finding{Rule: a.ID, Severity: Warning, Evidence: Interpretation, Spec: a.Spec, Quote: a.Quote, Type: m.Type,
-			Conn: m.Frame.Conn, Frame: m.Frame.Index}
+		fd := Finding{Rule: a.ID, Severity: Warning, Evidence: Interpretation, Spec: a.Spec, Quote: a.Quote,
+			Requires: []string{a.ID}, Type: m.Type, Conn: m.Frame.Conn, Frame: m.Frame.Index}
 		fd.Message = fmt.Sprintf("%s: %s", m.Type, a.Summary)
 		fd.Expected = "every reading: " + strings.Join(namesOf(a), "; ")
 		fd.Actual = "meets " + orNone(met) + "; misses " + strings.Join(missed, "; ")

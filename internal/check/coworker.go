@@ -18,10 +18,12 @@ import (
 // resumes a session on a later connection is named (coworker.no-resumption).
 var (
 	cwHelloFirst = Rule{ID: "coworker.hello-first", Severity: Error, Evidence: Stated, Dialect: "coworker",
-		Spec:    "coworker-v3.md §Handshake Flow; §Server -> Client Events / server_hello: \"First message after connection\"",
-		Quote:   `§server_hello: "First message after connection."; §Handshake Flow: "Server creates an AgentSession and immediately sends server_hello with a UUID sessionId"`,
-		Summary: "The first server→client message on a connection is server_hello."}
+		Requires: []string{"coworker.server-hello.first", "coworker.handshake.server-hello"},
+		Spec:     "coworker-v3.md §Handshake Flow; §Server -> Client Events / server_hello: \"First message after connection\"",
+		Quote:    `§server_hello: "First message after connection."; §Handshake Flow: "Server creates an AgentSession and immediately sends server_hello with a UUID sessionId"`,
+		Summary:  "The first server→client message on a connection is server_hello."}
 	cwSessionID = Rule{ID: "coworker.session-id", Severity: Error, Evidence: Stated, Dialect: "coworker",
+		Requires: []string{"coworker.handshake.session-id-every", "coworker.client.session-id", "coworker.pong.echoes", "coworker.ping.valid-session"},
 		Spec: "coworker-v3.md §Client -> Server Messages: \"Every message (except client_hello) must include sessionId\"; " +
 			"§Server -> Client Events: \"All events are JSON with a type and sessionId\"; §ping / §pong",
 		Quote: `§Handshake Flow: "immediately sends server_hello with a UUID sessionId", "Client includes sessionId in **every** subsequent message"; ` +
@@ -29,6 +31,7 @@ var (
 			`§pong: "The sessionId echoes the incoming ping sessionId."; §Error Reference: unknown_session, "sessionId mismatch for this connection"`,
 		Summary: "Every client message but client_hello, and every server event, carries the sessionId the server announced in server_hello on that connection (pong echoes the ping's, which must be that one)."}
 	cwNoResumption = Rule{ID: "coworker.no-resumption", Severity: Error, Evidence: Stated, Dialect: "coworker",
+		Requires: []string{"coworker.connection.one-session", "coworker.behavior.session-is-connection"},
 		Spec: "coworker-v3.md §Connection: \"One session per connection — disconnecting destroys the session; there is no resumption\"; " +
 			"§Important Behaviors: \"Session = connection\"; §Handshake Flow: the server \"creates AgentSession\" on connect",
 		Quote: `§Connection: "One session per connection — disconnecting destroys the session; there is no resumption"; ` +
@@ -37,38 +40,46 @@ var (
 		Summary: "A connection's server_hello announces a new session: not a sessionId another connection of the session was given, nor one the client named in its URL (e.g. ?resumeSessionId=). " +
 			"On a connection that resumed a session, stream chunks and answers that continue the old connection's turn are not judged again (chunk-index, request-id)."}
 	cwChunkIndex = Rule{ID: "coworker.chunk-index", Severity: Error, Evidence: Stated, Dialect: "coworker",
-		Spec:    "coworker-v3.md §Server -> Client Events / model_stream_chunk: \"index is monotonic (0-based) and preserves original provider emission order within that turnId\"",
-		Quote:   `§model_stream_chunk, Ordering and stability guarantees: "index is monotonic (0-based) and preserves original provider emission order within that turnId." (the scope is the turnId: indexes of different turns are never compared)`,
-		Summary: "The first model_stream_chunk of a turnId has index 0, and each later chunk of that turnId has a greater index than the one before (no repeat, no decrease: an index that repeats does not preserve the emission order)."}
+		Requires: []string{"coworker.chunk.index-monotonic"},
+		Spec:     "coworker-v3.md §Server -> Client Events / model_stream_chunk: \"index is monotonic (0-based) and preserves original provider emission order within that turnId\"",
+		Quote:    `§model_stream_chunk, Ordering and stability guarantees: "index is monotonic (0-based) and preserves original provider emission order within that turnId." (the scope is the turnId: indexes of different turns are never compared)`,
+		Summary:  "The first model_stream_chunk of a turnId has index 0, and each later chunk of that turnId has a greater index than the one before (no repeat, no decrease: an index that repeats does not preserve the emission order)."}
 	cwChunkGap = Rule{ID: "coworker.chunk-gap", Severity: Warning, Evidence: Interpretation, Dialect: "coworker",
+		Requires: []string{"coworker.chunk.index-contiguous"},
 		Spec: "coworker-v3.md §Server -> Client Events / model_stream_chunk: \"index is monotonic (0-based)\"; " +
 			"interpretation: consecutive indexes; the text says monotonic, not contiguous, so a skipped index is suspicious, not a broken MUST",
 		Quote:   `§model_stream_chunk: "index is monotonic (0-based) and preserves original provider emission order within that turnId." (monotonic, not contiguous: that the index counts the chunks is our reading)`,
 		Summary: "Each model_stream_chunk of a turnId has the index of the one before plus one (no skipped index)."}
 	cwChunkCapability = Rule{ID: "coworker.chunk-capability", Severity: Error, Evidence: Stated, Dialect: "coworker",
-		Spec:    "coworker-v3.md §Protocol v3 Migration: model_stream_chunk is \"capability-gated via server_hello.capabilities.modelStreamChunk\"; §server_hello",
-		Quote:   `§Protocol v3 Migration: "model_stream_chunk is additive and capability-gated via server_hello.capabilities.modelStreamChunk."; §server_hello: "capabilities.modelStreamChunk === \"v1\" means the server emits structured model_stream_chunk events."`,
-		Summary: "model_stream_chunk is sent only on a connection whose server_hello announced capabilities.modelStreamChunk \"v1\"."}
+		Requires: []string{"coworker.migration.chunk-capability-gated", "coworker.server-hello.chunk-capability"},
+		Spec:     "coworker-v3.md §Protocol v3 Migration: model_stream_chunk is \"capability-gated via server_hello.capabilities.modelStreamChunk\"; §server_hello",
+		Quote:    `§Protocol v3 Migration: "model_stream_chunk is additive and capability-gated via server_hello.capabilities.modelStreamChunk."; §server_hello: "capabilities.modelStreamChunk === \"v1\" means the server emits structured model_stream_chunk events."`,
+		Summary:  "model_stream_chunk is sent only on a connection whose server_hello announced capabilities.modelStreamChunk \"v1\"."}
 	cwRequestID = Rule{ID: "coworker.request-id", Severity: Warning, Evidence: Interpretation, Dialect: "coworker",
+		Requires: []string{"coworker.behavior.request-id-pairing", "coworker.request.unmatched-reply"},
 		Spec: "coworker-v3.md §Important Behaviors: requestId pairing; §ask_response: \"from the ask event\"; §approval_response: \"from the approval event\"; " +
 			"interpretation: the spec says what unblocks the agent, not what an answer naming no pending request is",
 		Quote:   `§Important Behaviors: "requestId pairing: ask and approval events block the agent until you respond with the matching requestId."; §ask_response: "requestId": "req-ask-001", // from the ask event`,
 		Summary: "ask_response names the requestId of an ask, and approval_response that of an approval, that the server sent on the connection."}
 	cwRequestDuplicate = Rule{ID: "coworker.request-duplicate", Severity: Warning, Evidence: Interpretation, Dialect: "coworker",
-		Spec:    "coworker-v3.md §Important Behaviors: requestId pairing (one response unblocks the agent); interpretation: the spec is silent on a second response",
-		Quote:   `§Important Behaviors: "ask and approval events block the agent until you respond with the matching requestId."`,
-		Summary: "An ask or approval is answered once; a second response to the same requestId is not sent."}
+		Requires: []string{"coworker.request.unmatched-reply"},
+		Spec:     "coworker-v3.md §Important Behaviors: requestId pairing (one response unblocks the agent); interpretation: the spec is silent on a second response",
+		Quote:    `§Important Behaviors: "ask and approval events block the agent until you respond with the matching requestId."`,
+		Summary:  "An ask or approval is answered once; a second response to the same requestId is not sent."}
 	cwRequestCancelled = Rule{ID: "coworker.request-cancelled", Severity: Warning, Evidence: Interpretation, Dialect: "coworker",
-		Spec:    "coworker-v3.md §cancel: the server \"rejects any pending ask/approval deferreds\"; interpretation: so a client does not answer them afterwards",
-		Quote:   `§cancel: "The server aborts the underlying LLM call and rejects any pending ask/approval deferreds."`,
-		Summary: "An ask or approval pending when the client sent cancel is not answered afterwards (it was rejected; a response may race with the cancel, hence a warning)."}
+		Requires: []string{"coworker.cancel.rejects-deferreds", "coworker.request.unmatched-reply"},
+		Spec:     "coworker-v3.md §cancel: the server \"rejects any pending ask/approval deferreds\"; interpretation: so a client does not answer them afterwards",
+		Quote:    `§cancel: "The server aborts the underlying LLM call and rejects any pending ask/approval deferreds."`,
+		Summary:  "An ask or approval pending when the client sent cancel is not answered afterwards (it was rejected; a response may race with the cancel, hence a warning)."}
 	cwBusy = Rule{ID: "coworker.busy", Severity: Warning, Evidence: Stated, Dialect: "coworker",
+		Requires: []string{"coworker.behavior.one-message", "coworker.user-message.one-at-a-time"},
 		Spec: "coworker-v3.md §Important Behaviors: \"One message at a time\"; §user_message: \"Only one at a time\"; " +
 			"interpretation for execute_command, which \"runs a normal agent turn\"",
 		Quote: `§user_message: "**Only one at a time** — sending while the agent is busy returns an error."; §Important Behaviors: "One message at a time"; ` +
 			`§execute_command (our reading that it counts too): "runs a normal agent turn with the expanded text"`,
 		Summary: "A client does not send user_message or execute_command while the last session_busy said busy: true (it may race with a busy: false in flight, hence a warning)."}
 	cwBusyError = Rule{ID: "coworker.busy-error", Severity: Error, Evidence: Stated, Dialect: "coworker",
+		Requires: []string{"coworker.user-message.one-at-a-time", "coworker.behavior.one-message"},
 		Spec: "coworker-v3.md §user_message: \"sending while the agent is busy returns an error\"; §Important Behaviors; §error code busy; " +
 			"the echo is the server's \"confirmation\" that it received (accepted) the message",
 		Quote: `§user_message: "**Only one at a time** — sending while the agent is busy returns an error."; ` +

@@ -58,6 +58,9 @@ type Finding struct {
 	Evidence Evidence `json:"evidence,omitempty"`
 	Spec     string   `json:"spec,omitempty"`
 	Quote    string   `json:"quote,omitempty"`
+	// Requires names the requirement registry entries the finding's rule
+	// checks (Rule.Requires), for reports to show.
+	Requires []string `json:"requires,omitempty"`
 	Message  string   `json:"message"`
 	Type     string   `json:"type,omitempty"`
 	Pointer  string   `json:"pointer,omitempty"`

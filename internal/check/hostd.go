@@ -26,44 +26,53 @@ import (
 // describes, and say so in their quotes.
 var (
 	hdSeqOrder = Rule{ID: "hostd.seq-order", Severity: Error, Evidence: Stated, Dialect: "hostd",
-		Spec:    "hostd-mvp.md §Identifiers: seq, monotonically increasing per run_id event sequence",
-		Quote:   "\"`seq`: monotonically increasing per `run_id` event sequence\"",
-		Summary: "On one connection, each event of a run carries a greater seq than the run's event before it, host→server and server→app (the run's sequence seen on one connection)."}
+		Requires: []string{"hostd.ids.seq-monotonic"},
+		Spec:     "hostd-mvp.md §Identifiers: seq, monotonically increasing per run_id event sequence",
+		Quote:    "\"`seq`: monotonically increasing per `run_id` event sequence\"",
+		Summary:  "On one connection, each event of a run carries a greater seq than the run's event before it, host→server and server→app (the run's sequence seen on one connection)."}
 	hdReplayMismatch = Rule{ID: "hostd.replay-mismatch", Severity: Error, Evidence: Stated, Dialect: "hostd",
+		Requires: []string{"hostd.ids.seq-monotonic", "hostd.ack.spool-replay"},
 		Spec: "hostd-mvp.md §Identifiers (seq per run_id); §Events (hostd → server → web); §Acknowledgements: offline spool replay; " +
 			"interpretation: ts and members the spec does not define are not compared",
 		Quote: "\"`seq`: monotonically increasing per `run_id` event sequence\" (a run_id and seq name one event); " +
 			"\"## Events (hostd → server → web)\"; run.ack: \"Used for offline spool replay.\", \"Host uses this to delete spooled events up to `last_seq` and to resume replay after reconnect.\"",
 		Summary: "Every copy of a run's event with a given seq (host spool replay, server→app copy, fan-out to several apps) has the type and data of the first."}
 	hdAppDuplicate = Rule{ID: "hostd.app-duplicate", Severity: Error, Evidence: Stated, Dialect: "hostd",
+		Requires: []string{"hostd.ids.seq-monotonic", "hostd.ack.spool-replay"},
 		Spec: "hostd-mvp.md §Identifiers: seq monotonically increasing per run_id; §Acknowledgements: spool replay after reconnect " +
 			"(the server de-duplicates replayed events)",
 		Quote: "\"`seq`: monotonically increasing per `run_id` event sequence\"; " +
 			"\"Host uses this to delete spooled events up to `last_seq` and to resume replay after reconnect.\"",
 		Summary: "An app connection never receives the same (run_id, seq) event twice: the server de-duplicates the host's spool replay (a repeated seq is not an increasing one)."}
 	hdAckRegress = Rule{ID: "hostd.ack-regress", Severity: Error, Evidence: Stated, Dialect: "hostd",
-		Spec:    "hostd-mvp.md §Acknowledgements / run.ack: last_seq, last persisted seq for this run_id",
-		Quote:   "run.ack `data`: \"`last_seq`: last persisted `seq` for this `run_id`\"; \"`seq`: monotonically increasing per `run_id` event sequence\"",
-		Summary: "The last_seq a run.ack acknowledges for a run never decreases within the session."}
+		Requires: []string{"hostd.ack.last-seq", "hostd.ids.seq-monotonic"},
+		Spec:     "hostd-mvp.md §Acknowledgements / run.ack: last_seq, last persisted seq for this run_id",
+		Quote:    "run.ack `data`: \"`last_seq`: last persisted `seq` for this `run_id`\"; \"`seq`: monotonically increasing per `run_id` event sequence\"",
+		Summary:  "The last_seq a run.ack acknowledges for a run never decreases within the session."}
 	hdAckUnsent = Rule{ID: "hostd.ack-unsent", Severity: Error, Evidence: Stated, Dialect: "hostd",
-		Spec: "hostd-mvp.md §Acknowledgements / run.ack: sent after persisting a host→server event with a seq",
+		Requires: []string{"hostd.ack.after-persist", "hostd.ack.last-seq"},
+		Spec:     "hostd-mvp.md §Acknowledgements / run.ack: sent after persisting a host→server event with a seq",
 		Quote: "\"Server sends `run.ack` back to the connected host after persisting a host→server event with a `seq`.\"; " +
 			"\"`last_seq`: last persisted `seq` for this `run_id`\"",
 		Summary: "run.ack acknowledges no seq beyond the highest the host has sent for the run (judged only for runs whose run.started the session saw the host send)."}
 	hdSpoolAcked = Rule{ID: "hostd.spool-already-acked", Severity: Warning, Evidence: Stated, Dialect: "hostd",
-		Spec:    "hostd-mvp.md §Acknowledgements / run.ack: host deletes spooled events up to last_seq and resumes replay after reconnect",
-		Quote:   "\"Host uses this to delete spooled events up to `last_seq` and to resume replay after reconnect.\"",
-		Summary: "After a reconnect, a host does not replay an event the server acknowledged on an earlier connection (seq <= last_seq); an ack lost with the old connection makes this a warning."}
+		Requires: []string{"hostd.ack.spool-replay"},
+		Spec:     "hostd-mvp.md §Acknowledgements / run.ack: host deletes spooled events up to last_seq and resumes replay after reconnect",
+		Quote:    "\"Host uses this to delete spooled events up to `last_seq` and to resume replay after reconnect.\"",
+		Summary:  "After a reconnect, a host does not replay an event the server acknowledged on an earlier connection (seq <= last_seq); an ack lost with the old connection makes this a warning."}
 	hdInputDuplicate = Rule{ID: "hostd.input-duplicate", Severity: Error, Evidence: Stated, Dialect: "hostd",
-		Spec:    "hostd-mvp.md §Identifiers: input_id makes inputs idempotent; §Events / run.input: emitted after an input is accepted and written to the PTY",
-		Quote:   "\"`input_id`: client-generated UUID to make inputs idempotent\"; run.input: \"This is emitted after an input is accepted and written to the PTY.\"",
-		Summary: "An input_id is recorded (run.input) once per run: a re-delivered run.send_input is not written to the PTY again."}
+		Requires: []string{"hostd.ids.input-id-idempotent", "hostd.run-input.after-pty-write"},
+		Spec:     "hostd-mvp.md §Identifiers: input_id makes inputs idempotent; §Events / run.input: emitted after an input is accepted and written to the PTY",
+		Quote:    "\"`input_id`: client-generated UUID to make inputs idempotent\"; run.input: \"This is emitted after an input is accepted and written to the PTY.\"",
+		Summary:  "An input_id is recorded (run.input) once per run: a re-delivered run.send_input is not written to the PTY again."}
 	hdInputReforwarded = Rule{ID: "hostd.input-reforwarded", Severity: Warning, Evidence: Interpretation, Dialect: "hostd",
+		Requires: []string{"hostd.ids.input-id-server-dedupes", "hostd.ids.input-id-redelivery"},
 		Spec: "hostd-mvp.md §Identifiers: input_id, client-generated UUID to make inputs idempotent; " +
 			"interpretation: the server de-duplicates app retries, while a re-delivery to a reconnected host is allowed",
 		Quote:   "\"`input_id`: client-generated UUID to make inputs idempotent\" (the spec does not say which side de-duplicates)",
 		Summary: "The server forwards a run's input_id to a host connection once, and not again after the host recorded it."}
 	hdWrongEndpoint = Rule{ID: "hostd.wrong-endpoint", Severity: Warning, Evidence: Shown, Dialect: "hostd",
+		Requires: []string{"hostd.events.route", "hostd.commands.route", "hostd.ack.host-only"},
 		Spec: "hostd-mvp.md §WebSocket Endpoints; §Events (hostd → server → web); §Commands (web/cli → server → hostd); " +
 			"§Acknowledgements: run.ack back to the connected host (the flows are shown by the section headings)",
 		Quote: "\"## Events (hostd → server → web)\"; \"## Commands (web/cli → server → hostd)\"; " +

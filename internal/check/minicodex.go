@@ -15,48 +15,58 @@ import (
 // one connection, a part of that session, so it stays within the stated scope.
 var (
 	mcEventIDOrder = Rule{ID: "minicodex.event-id-order", Severity: Error, Evidence: Stated, Dialect: "minicodex",
-		Spec: "minicodex-v1.md §Semantics: Ordering; §Core concepts: Event log",
+		Requires: []string{"minicodex.ordering.event-id-monotonic", "minicodex.event-log.total-order", "minicodex.envelope.event-id"},
+		Spec:     "minicodex-v1.md §Semantics: Ordering; §Core concepts: Event log",
 		Quote: `"Ordering: server emits a strictly monotonic event_id"; "Event log: total ordering (event_id) of server→client events per session"; ` +
 			`Envelope: "event_id?: integer (monotonic, server→client only)"`,
 		Summary: "Every server→client event_id on a connection is greater than the one before (strictly monotonic; the session's order seen on one of its connections)."}
 	mcReplayMismatch = Rule{ID: "minicodex.replay-mismatch", Severity: Error, Evidence: Stated, Dialect: "minicodex",
-		Spec: "minicodex-v1.md §Core concepts: Event log; §Handshake & resume; §Semantics: Multi-client",
+		Requires: []string{"minicodex.event-log.total-order", "minicodex.multi-client.fanout"},
+		Spec:     "minicodex-v1.md §Core concepts: Event log; §Handshake & resume; §Semantics: Multi-client",
 		Quote: `"Event log: total ordering (event_id) of server→client events per session, used for resume and replay"; ` +
 			`"server fans out events to all connected clients for a session"`,
 		Summary: "An event delivered again (replay after resume, fan-out copy) equals the original with that event_id."}
 	mcReplayGap = Rule{ID: "minicodex.replay-gap", Severity: Error, Evidence: Stated, Dialect: "minicodex",
-		Spec: "minicodex-v1.md §Handshake & resume: replay delta from last_seen_event_id",
+		Requires: []string{"minicodex.handshake.reply", "minicodex.handshake.window-exceeded"},
+		Spec:     "minicodex-v1.md §Handshake & resume: replay delta from last_seen_event_id",
 		Quote: `"Server replies welcome + snapshot (optional) + replay delta from last_seen_event_id (bounded)"; ` +
 			`"If the gap exceeds server window, server instructs client to fetch full snapshot via get_snapshot"`,
 		Summary: "After resume, the replay delivers every event after last_seen_event_id that the session had, without skipping one (or sends a snapshot covering them); after an error answering the resume (the server instructing a get_snapshot) the gap is not judged until a snapshot."}
 	mcReplayDuplicate = Rule{ID: "minicodex.replay-duplicate", Severity: Error, Evidence: Stated, Dialect: "minicodex",
-		Spec:    "minicodex-v1.md §Handshake & resume: replay delta from last_seen_event_id",
-		Quote:   `"Server replies welcome + snapshot (optional) + replay delta from last_seen_event_id (bounded)"; "Ordering: server emits a strictly monotonic event_id"`,
-		Summary: "After resume{last_seen_event_id: N}, no event with event_id <= N is delivered again as new."}
+		Requires: []string{"minicodex.handshake.reply", "minicodex.ordering.event-id-monotonic"},
+		Spec:     "minicodex-v1.md §Handshake & resume: replay delta from last_seen_event_id",
+		Quote:    `"Server replies welcome + snapshot (optional) + replay delta from last_seen_event_id (bounded)"; "Ordering: server emits a strictly monotonic event_id"`,
+		Summary:  "After resume{last_seen_event_id: N}, no event with event_id <= N is delivered again as new."}
 	mcHandshakeFirst = Rule{ID: "minicodex.handshake-first", Severity: Warning, Evidence: Shown, Dialect: "minicodex",
-		Spec:    "minicodex-v1.md §Handshake & resume: client connects → sends hello (or resume); the flow only shows it",
-		Quote:   `"Client connects → sends hello {v} (or resume with last_seen_event_id)"`,
-		Summary: "A client's first message on a connection is hello or resume (the handshake flow shows it; no MUST)."}
+		Requires: []string{"minicodex.handshake.hello-first"},
+		Spec:     "minicodex-v1.md §Handshake & resume: client connects → sends hello (or resume); the flow only shows it",
+		Quote:    `"Client connects → sends hello {v} (or resume with last_seen_event_id)"`,
+		Summary:  "A client's first message on a connection is hello or resume (the handshake flow shows it; no MUST)."}
 	mcApproveUnknown = Rule{ID: "minicodex.approve-unknown-call", Severity: Warning, Evidence: Shown, Dialect: "minicodex",
+		Requires: []string{"minicodex.error-codes.list", "minicodex.error-codes.unknown-call-id"},
 		Spec: "minicodex-v1.md §Client → Server messages: Approve/Deny; §Error codes: UNKNOWN_CALL_ID; §Test matrix: approval path " +
 			"(shown: no words require the client's call_id to be an announced one; the server answers an unknown one with an error)",
 		Quote: `Approve/Deny: {type: "approve" | "deny", call_id: str}; "Tool approval path: approval_pending → approve → function_call_output → finished"; ` +
 			`"Error codes (non‑exhaustive) ... UNKNOWN_CALL_ID / APPROVAL_CONFLICT"`,
 		Summary: "approve/deny names a call_id the server announced in approval_pending (the spec shows the pairing and an error code for the case, a warning)."}
 	mcApproveDecided = Rule{ID: "minicodex.approve-not-pending", Severity: Warning, Evidence: Shown, Dialect: "minicodex",
-		Spec:    "minicodex-v1.md §Semantics: approvals are serialized server-side; error code APPROVAL_CONFLICT",
-		Quote:   `"Multi‑client: server fans out events to all connected clients for a session; approvals are serialized server‑side."; "UNKNOWN_CALL_ID / APPROVAL_CONFLICT"`,
-		Summary: "approve/deny names a call_id that is still pending (not already decided, possibly by another client)."}
+		Requires: []string{"minicodex.multi-client.approvals-serialized", "minicodex.error-codes.approval-conflict"},
+		Spec:     "minicodex-v1.md §Semantics: approvals are serialized server-side; error code APPROVAL_CONFLICT",
+		Quote:    `"Multi‑client: server fans out events to all connected clients for a session; approvals are serialized server‑side."; "UNKNOWN_CALL_ID / APPROVAL_CONFLICT"`,
+		Summary:  "approve/deny names a call_id that is still pending (not already decided, possibly by another client)."}
 	mcAbortIdle = Rule{ID: "minicodex.abort-not-running", Severity: Warning, Evidence: Shown, Dialect: "minicodex",
-		Spec:    "minicodex-v1.md §Error codes: NOT_RUNNING; §UI state machine",
-		Quote:   `"STALE_RUN_ID / NOT_RUNNING / BUSY"; "Abort: abort mid‑run → aborted terminal"`,
-		Summary: "abort is sent only while a run is active (it may race with the run finishing, hence a warning)."}
+		Requires: []string{"minicodex.error-codes.list", "minicodex.error-codes.not-running"},
+		Spec:     "minicodex-v1.md §Error codes: NOT_RUNNING; §UI state machine",
+		Quote:    `"STALE_RUN_ID / NOT_RUNNING / BUSY"; "Abort: abort mid‑run → aborted terminal"`,
+		Summary:  "abort is sent only while a run is active (it may race with the run finishing, hence a warning)."}
 	mcResumeUnseen = Rule{ID: "minicodex.resume-unseen", Severity: Error, Evidence: Stated, Dialect: "minicodex",
-		Spec: "minicodex-v1.md §Handshake & resume: resume{last_seen_event_id}, the last event the client saw",
+		Requires: []string{"minicodex.resume.last-seen-is-seen"},
+		Spec:     "minicodex-v1.md §Handshake & resume: resume{last_seen_event_id}, the last event the client saw",
 		Quote: `Resume: {type: "resume", last_seen_event_id: int | null}; "clients may request replay from last_seen_event_id"; ` +
 			`"Event log: total ordering (event_id) of server→client events per session, used for resume and replay"`,
 		Summary: "A client resumes from an event_id the session delivered: a last_seen_event_id beyond every event delivered so far makes the server skip events the client never saw (judged once the session has delivered an event)."}
 	mcDecisionUnknown = Rule{ID: "minicodex.decision-unknown-call", Severity: Warning, Evidence: Shown, Dialect: "minicodex",
+		Requires: []string{"minicodex.approval.decision-announced"},
 		Spec: "minicodex-v1.md §Server → Client messages: Approvals; §Test matrix: approval path " +
 			"(shown: no words say a decision follows an approval_pending; a server may decide a call it never held, e.g. one auto-approved)",
 		Quote:   `ApprovalPending {type: "approval_pending", call_id, tool_key, args_json, event_id}; ApprovalDecision {type: "approval_decision", call_id, decision: "approve" | "deny_continue" | "deny_abort", event_id}; "Tool approval path: approval_pending → approve → function_call_output → finished"`,

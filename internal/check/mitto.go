@@ -30,77 +30,98 @@ const (
 
 var (
 	mtSeqOrder = Rule{ID: "mitto.seq-order", Severity: Error, Evidence: Stated, Dialect: "mitto",
-		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields: seq is a monotonically increasing sequence number",
-		Quote:   mtQuoteSeq,
-		Summary: "On a connection, the data.seq of live agent_message, agent_thought, tool_call and tool_update events never decreases (a further chunk of the same agent_message or agent_thought may repeat the seq). Judged per connection only: across connections the spec promises nothing about delivery order."}
+		Requires: []string{"mitto.seq.monotonic"},
+		Spec:     "mitto.md §Key Field Descriptions / Sequence Number Fields: seq is a monotonically increasing sequence number",
+		Quote:    mtQuoteSeq,
+		Summary:  "On a connection, the data.seq of live agent_message, agent_thought, tool_call and tool_update events never decreases (a further chunk of the same agent_message or agent_thought may repeat the seq). Judged per connection only: across connections the spec promises nothing about delivery order."}
 	mtSeqOrderPrompt = Rule{ID: "mitto.seq-order-prompt", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields; interpretation: a user_prompt broadcast is produced concurrently with the agent's stream, so it may overtake it",
-		Quote:   mtQuoteSeq,
-		Summary: "On a connection, a live user_prompt's data.seq is not lower than the seq of a live event delivered before it."}
+		Requires: []string{"mitto.seq.prompt-overtakes", "mitto.seq.monotonic"},
+		Spec:     "mitto.md §Key Field Descriptions / Sequence Number Fields; interpretation: a user_prompt broadcast is produced concurrently with the agent's stream, so it may overtake it",
+		Quote:    mtQuoteSeq,
+		Summary:  "On a connection, a live user_prompt's data.seq is not lower than the seq of a live event delivered before it."}
 	mtSeqDuplicate = Rule{ID: "mitto.seq-duplicate", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields; §Related Documentation (sequence-numbers.md: the server tracks what it sent, clients deduplicate by seq); interpretation",
-		Summary: "A live user_prompt, tool_call or tool_update is not delivered twice with the same seq on one connection (a client deduplicates it, so it is a wasteful duplicate, not a different event)."}
+		Requires: []string{"mitto.seq.delivered-once"},
+		Spec:     "mitto.md §Key Field Descriptions / Sequence Number Fields; §Related Documentation (sequence-numbers.md: the server tracks what it sent, clients deduplicate by seq); interpretation",
+		Summary:  "A live user_prompt, tool_call or tool_update is not delivered twice with the same seq on one connection (a client deduplicates it, so it is a wasteful duplicate, not a different event)."}
 	mtReplayMismatch = Rule{ID: "mitto.replay-mismatch", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields; §Event Types in load_events; interpretation: the spec numbers events per session but never says that two deliveries of one seq (live copies on different connections, stored copies in different events_loaded, or a live and a stored copy) carry the same content",
-		Quote:   mtQuoteSeq,
-		Summary: "Every delivery of one seq is the same event: the same type everywhere, the same stored event in every events_loaded, and the same data (less max_seq, is_prompting, is_mine) in every live user_prompt, tool_call and tool_update."}
+		Requires: []string{"mitto.seq.same-content", "mitto.events-loaded.stored-as-delivered"},
+		Spec:     "mitto.md §Key Field Descriptions / Sequence Number Fields; §Event Types in load_events; interpretation: the spec numbers events per session but never says that two deliveries of one seq (live copies on different connections, stored copies in different events_loaded, or a live and a stored copy) carry the same content",
+		Quote:    mtQuoteSeq,
+		Summary:  "Every delivery of one seq is the same event: the same type everywhere, the same stored event in every events_loaded, and the same data (less max_seq, is_prompting, is_mine) in every live user_prompt, tool_call and tool_update."}
 	mtMaxSeq = Rule{ID: "mitto.max-seq", Severity: Error, Evidence: Stated, Dialect: "mitto",
-		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields: max_seq is the highest sequence number the server has for this session",
-		Quote:   mtQuoteMaxSeq,
-		Summary: "In one message, max_seq is at least every seq the message carries: data.seq of a live event; last_seq and every event seq of events_loaded."}
+		Requires: []string{"mitto.seq.max-seq"},
+		Spec:     "mitto.md §Key Field Descriptions / Sequence Number Fields: max_seq is the highest sequence number the server has for this session",
+		Quote:    mtQuoteMaxSeq,
+		Summary:  "In one message, max_seq is at least every seq the message carries: data.seq of a live event; last_seq and every event seq of events_loaded."}
 	mtMaxSeqRegress = Rule{ID: "mitto.max-seq-regress", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Key Field Descriptions / Sequence Number Fields: max_seq enables immediate gap detection; interpretation: max_seq is a snapshot taken when the message is built",
-		Quote:   mtQuoteMaxSeq,
-		Summary: "On a connection, max_seq (live events, prompt_complete, events_loaded, keepalive_ack) is not lower than a seq or a max_seq the connection already received."}
+		Requires: []string{"mitto.seq.max-seq-snapshot"},
+		Spec:     "mitto.md §Key Field Descriptions / Sequence Number Fields: max_seq enables immediate gap detection; interpretation: max_seq is a snapshot taken when the message is built",
+		Quote:    mtQuoteMaxSeq,
+		Summary:  "On a connection, max_seq (live events, prompt_complete, events_loaded, keepalive_ack) is not lower than a seq or a max_seq the connection already received."}
 	mtLoadedOrder = Rule{ID: "mitto.events-loaded-order", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Event Types in load_events; §Key Field Descriptions / Sequence Number Fields; interpretation: the spec says events_loaded \"contains an array of events\" but not in which order",
-		Summary: "events_loaded.events are sorted by seq ascending without a repeated seq (adjacent chunks of one agent_message or agent_thought may share it)."}
+		Requires: []string{"mitto.events-loaded.order"},
+		Spec:     "mitto.md §Event Types in load_events; §Key Field Descriptions / Sequence Number Fields; interpretation: the spec says events_loaded \"contains an array of events\" but not in which order",
+		Summary:  "events_loaded.events are sorted by seq ascending without a repeated seq (adjacent chunks of one agent_message or agent_thought may share it)."}
 	mtLoadedBounds = Rule{ID: "mitto.events-loaded-bounds", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: events_loaded {events, has_more, first_seq, last_seq, …}; interpretation: the spec names first_seq and last_seq but does not describe them",
-		Summary: "When events_loaded.events is not empty, first_seq is the seq of its first event and last_seq the seq of its last."}
+		Requires: []string{"mitto.events-loaded.bounds"},
+		Spec:     "mitto.md §Backend → Frontend Messages: events_loaded {events, has_more, first_seq, last_seq, …}; interpretation: the spec names first_seq and last_seq but does not describe them",
+		Summary:  "When events_loaded.events is not empty, first_seq is the seq of its first event and last_seq the seq of its last."}
 	mtLoadedLimit = Rule{ID: "mitto.events-loaded-limit", Severity: Error, Evidence: Stated, Dialect: "mitto",
-		Spec:    "mitto.md §load_events Parameters: limit, maximum events to return (default: 50, max: 500)",
-		Quote:   mtQuoteLimit,
-		Summary: "An events_loaded answering an initial load or a before_seq page holds at most the requested limit of events (50 when none was given, never more than 500)."}
+		Requires: []string{"mitto.load-events.limit-max", "mitto.load-events.limit-default"},
+		Spec:     "mitto.md §load_events Parameters: limit, maximum events to return (default: 50, max: 500)",
+		Quote:    mtQuoteLimit,
+		Summary:  "An events_loaded answering an initial load or a before_seq page holds at most the requested limit of events (50 when none was given, never more than 500)."}
 	mtLoadedSyncLimit = Rule{ID: "mitto.events-loaded-sync-limit", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §load_events Parameters: limit (default: 50, max: 500); interpretation: the linked synchronization.md sync returns every event after after_seq, so whether limit binds a sync is unclear",
-		Quote:   mtQuoteLimit,
-		Summary: "An events_loaded answering an after_seq sync holds at most the requested limit of events (50 when none was given, never more than 500)."}
+		Requires: []string{"mitto.load-events.sync-limit"},
+		Spec:     "mitto.md §load_events Parameters: limit (default: 50, max: 500); interpretation: the linked synchronization.md sync returns every event after after_seq, so whether limit binds a sync is unclear",
+		Quote:    mtQuoteLimit,
+		Summary:  "An events_loaded answering an after_seq sync holds at most the requested limit of events (50 when none was given, never more than 500)."}
 	mtLoadedRange = Rule{ID: "mitto.events-loaded-range", Severity: Error, Evidence: Stated, Dialect: "mitto",
-		Spec:    "mitto.md §load_events Parameters: before_seq loads events with seq < before_seq, after_seq events with seq > after_seq",
-		Quote:   mtQuoteRange,
-		Summary: "The events_loaded answering load_events{before_seq} holds only events with seq < before_seq; the one answering load_events{after_seq} only events with seq > after_seq, unless after_seq exceeds the answer's max_seq (a stale client, which the server answers with an initial load)."}
+		Requires: []string{"mitto.load-events.before-seq", "mitto.load-events.after-seq"},
+		Spec:     "mitto.md §load_events Parameters: before_seq loads events with seq < before_seq, after_seq events with seq > after_seq",
+		Quote:    mtQuoteRange,
+		Summary:  "The events_loaded answering load_events{before_seq} holds only events with seq < before_seq; the one answering load_events{after_seq} only events with seq > after_seq, unless after_seq exceeds the answer's max_seq (a stale client, which the server answers with an initial load)."}
 	mtLoadedHasMore = Rule{ID: "mitto.events-loaded-has-more", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: events_loaded {has_more, total_count}; interpretation: total_count counts the events of the session",
-		Summary: "events_loaded.has_more is false when total_count is not larger than the number of events returned (the answer already holds every event of the session)."}
+		Requires: []string{"mitto.events-loaded.total-count"},
+		Spec:     "mitto.md §Backend → Frontend Messages: events_loaded {has_more, total_count}; interpretation: total_count counts the events of the session",
+		Summary:  "events_loaded.has_more is false when total_count is not larger than the number of events returned (the answer already holds every event of the session)."}
 	mtLoadExclusive = Rule{ID: "mitto.load-events-exclusive", Severity: Error, Evidence: Stated, Dialect: "mitto",
-		Spec:    "mitto.md §load_events Parameters: before_seq and after_seq are mutually exclusive",
-		Quote:   mtQuoteExclude,
-		Summary: "A load_events carries before_seq or after_seq, never both."}
+		Requires: []string{"mitto.load-events.exclusive"},
+		Spec:     "mitto.md §load_events Parameters: before_seq and after_seq are mutually exclusive",
+		Quote:    mtQuoteExclude,
+		Summary:  "A load_events carries before_seq or after_seq, never both."}
 	mtLoadLimit = Rule{ID: "mitto.load-events-limit", Severity: Error, Evidence: Stated, Dialect: "mitto",
-		Spec:    "mitto.md §load_events Parameters: limit (default: 50, max: 500)",
-		Quote:   mtQuoteLimit,
-		Summary: "A load_events limit is at most 500."}
+		Requires: []string{"mitto.load-events.limit-max"},
+		Spec:     "mitto.md §load_events Parameters: limit (default: 50, max: 500)",
+		Quote:    mtQuoteLimit,
+		Summary:  "A load_events limit is at most 500."}
 	mtAnswer = Rule{ID: "mitto.ui-prompt-answer", Severity: Error, Evidence: Stated, Dialect: "mitto",
-		Spec:    "mitto.md §Unified UI Prompt System: Option Properties (id is the identifier returned in response); ui_prompt_answer Message Format",
-		Quote:   mtQuoteOption,
-		Summary: "A ui_prompt_answer's option_id is one of the option ids of the prompt its request_id names (unless it carries free_text, an extension for free-form input)."}
+		Requires: []string{"mitto.option.id", "mitto.ui-prompt-answer.shape"},
+		Spec:     "mitto.md §Unified UI Prompt System: Option Properties (id is the identifier returned in response); ui_prompt_answer Message Format",
+		Quote:    mtQuoteOption,
+		Summary:  "A ui_prompt_answer's option_id is one of the option ids of the prompt its request_id names (unless it carries free_text, an extension for free-form input)."}
 	mtAnswerUnknown = Rule{ID: "mitto.ui-prompt-answer-unknown", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Frontend → Backend Messages: ui_prompt_answer \"Respond to UI prompt\", permission_answer; interpretation: the spec does not say what an answer naming no announced prompt is",
-		Summary: "ui_prompt_answer and permission_answer name a request_id that a ui_prompt or permission announced in the session."}
+		Requires: []string{"mitto.ui-prompt-answer.unknown-request"},
+		Spec:     "mitto.md §Frontend → Backend Messages: ui_prompt_answer \"Respond to UI prompt\", permission_answer; interpretation: the spec does not say what an answer naming no announced prompt is",
+		Summary:  "ui_prompt_answer and permission_answer name a request_id that a ui_prompt or permission announced in the session."}
 	mtAnswerLate = Rule{ID: "mitto.ui-prompt-answer-late", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: ui_prompt_dismiss dismisses the active UI prompt (timeout/cancel); interpretation",
-		Summary: "An answer names a prompt that is still open, neither dismissed nor answered already by this or another client (a warning: the answer may have crossed the dismiss or another client's answer)."}
+		Requires: []string{"mitto.ui-prompt-answer.once"},
+		Spec:     "mitto.md §Backend → Frontend Messages: ui_prompt_dismiss dismisses the active UI prompt (timeout/cancel); interpretation",
+		Summary:  "An answer names a prompt that is still open, neither dismissed nor answered already by this or another client (a warning: the answer may have crossed the dismiss or another client's answer)."}
 	mtDismissUnknown = Rule{ID: "mitto.dismiss-unknown", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: ui_prompt_dismiss {request_id}; interpretation: the spec does not say a dismiss names an announced prompt",
-		Summary: "ui_prompt_dismiss names a request_id that a ui_prompt or permission announced in the session."}
+		Requires: []string{"mitto.ui-prompt-dismiss.names-prompt"},
+		Spec:     "mitto.md §Backend → Frontend Messages: ui_prompt_dismiss {request_id}; interpretation: the spec does not say a dismiss names an announced prompt",
+		Summary:  "ui_prompt_dismiss names a request_id that a ui_prompt or permission announced in the session."}
 	mtPromptReceived = Rule{ID: "mitto.prompt-received", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: prompt_received {prompt_id}, ACK that a prompt was received and persisted; interpretation: it acknowledges a prompt that a client of the session sent",
-		Summary: "prompt_received names the prompt_id of a prompt that a client of the session sent."}
+		Requires: []string{"mitto.prompt-received.names-prompt"},
+		Spec:     "mitto.md §Backend → Frontend Messages: prompt_received {prompt_id}, ACK that a prompt was received and persisted; interpretation: it acknowledges a prompt that a client of the session sent",
+		Summary:  "prompt_received names the prompt_id of a prompt that a client of the session sent."}
 	mtIsMine = Rule{ID: "mitto.is-mine", Severity: Warning, Evidence: Interpretation, Dialect: "mitto",
-		Spec:    "mitto.md §Backend → Frontend Messages: user_prompt {sender_id, prompt_id, is_mine} broadcast to all clients; connected {client_id}; interpretation: the spec names is_mine but does not define it",
-		Summary: "user_prompt.is_mine is not true on a connection that never sent that prompt_id and whose client_id is not the sender_id, and not false on the connection that sent it when sender_id is its client_id."}
+		Requires: []string{"mitto.user-prompt.is-mine"},
+		Spec:     "mitto.md §Backend → Frontend Messages: user_prompt {sender_id, prompt_id, is_mine} broadcast to all clients; connected {client_id}; interpretation: the spec names is_mine but does not define it",
+		Summary:  "user_prompt.is_mine is not true on a connection that never sent that prompt_id and whose client_id is not the sender_id, and not false on the connection that sent it when sender_id is its client_id."}
 	mtUnlisted = Rule{ID: "mitto.value-unlisted", Severity: Warning, Evidence: Shown, Dialect: "mitto",
+		Requires: []string{"mitto.ui-prompt.types-listed", "mitto.option.style-values", "mitto.keepalive-ack.status-values", "mitto.events-loaded.event-types", "mitto.ui-prompt.options-buttons-max", "mitto.ui-prompt.select-max"},
 		Spec: "mitto.md §Unified UI Prompt System / Prompt Types and Option Properties; §Key Field Descriptions / Keepalive Fields; §Event Types in load_events: " +
 			"tables and descriptions that list values without closing the type",
 		Quote: "Prompt Types: yes_no \"Two-button yes/no question\", options_buttons \"Multiple choice buttons (max 4)\", select \"Dropdown selection (max 10 options)\", permission, action_buttons; " +

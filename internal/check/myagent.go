@@ -28,84 +28,102 @@ import (
 // event, before any replay was asked for).
 var (
 	maSeqOrder = Rule{ID: "myagent.seq-order", Severity: Error, Evidence: Stated, Dialect: "myagent",
-		Spec: "myagent-events.md §Core Protocol Structure / EventProtocol Base Model (seq); §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
+		Requires: []string{"myagent.event.seq", "myagent.seq.numbered", "myagent.seq.order"},
+		Spec:     "myagent-events.md §Core Protocol Structure / EventProtocol Base Model (seq); §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
 		Quote: `seq?: number // Sequence number for reliable delivery; "Events are numbered for reliable delivery with client acknowledgment"; ` +
 			`"Unacknowledged events are retried"; "On reconnect, client can request replay from last_seq"`,
 		Summary: "The seq of server→client events on a connection increases: the spec calls it a sequence number. Only one connection's own stream is ordered (the spec does not say whether seq counts per session or per connection, and both readings agree there); a retry of an event already delivered on that connection may repeat its seq, and user.reconnect_with_state starts the order afresh (a replay follows)."}
 	maRetryMismatch = Rule{ID: "myagent.retry-mismatch", Severity: Error, Evidence: Stated, Dialect: "myagent",
-		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack); Buffer Management: unacknowledged events are retried",
-		Quote:   `"Events are numbered for reliable delivery with client acknowledgment"; "Unacknowledged events are retried"`,
-		Summary: "An event delivered again on the same connection with a seq it already carried there (a retry) equals the original, except connection_id: another event under a seq the connection already used breaks the numbering."}
+		Requires: []string{"myagent.buffer.retried", "myagent.seq.numbered"},
+		Spec:     "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack); Buffer Management: unacknowledged events are retried",
+		Quote:    `"Events are numbered for reliable delivery with client acknowledgment"; "Unacknowledged events are retried"`,
+		Summary:  "An event delivered again on the same connection with a seq it already carried there (a retry) equals the original, except connection_id: another event under a seq the connection already used breaks the numbering."}
 	maAckUnsent = Rule{ID: "myagent.ack-unsent", Severity: Error, Evidence: Stated, Dialect: "myagent",
-		Spec: "myagent-events.md §All Event Types / User Events (user.ack); §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
+		Requires: []string{"myagent.user.ack"},
+		Spec:     "myagent-events.md §All Event Types / User Events (user.ack); §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
 		Quote: "| `user.ack` | Client → Server | Acknowledge received event |; " +
 			`// Client acknowledges receipt { event: "user.ack", seq: 1 // Acknowledging event seq=1 }`,
 		Summary: "user.ack acknowledges a received event: its seq is not greater than every seq the server delivered in the session (on any of its connections, so that numbering per session or per connection is judged alike)."}
 	maReconnectUnseen = Rule{ID: "myagent.reconnect-unseen", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: on reconnect, client can request replay from last_seq",
-		Quote:   `"On reconnect, client can request replay from last_seq" (the spec does not define last_seq; we read it as the last seq the client received)`,
-		Summary: "user.reconnect_with_state names a last_seq the session delivered (on any connection): a last_seq beyond every seq sent makes the server skip events the client never saw (judged once the session has sent an event). A warning: last_seq is named, not defined."}
+		Requires: []string{"myagent.buffer.last-seq"},
+		Spec:     "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: on reconnect, client can request replay from last_seq",
+		Quote:    `"On reconnect, client can request replay from last_seq" (the spec does not define last_seq; we read it as the last seq the client received)`,
+		Summary:  "user.reconnect_with_state names a last_seq the session delivered (on any connection): a last_seq beyond every seq sent makes the server skip events the client never saw (judged once the session has sent an event). A warning: last_seq is named, not defined."}
 	maAckRegress = Rule{ID: "myagent.ack-regress", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec:    "interpretation: myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
-		Quote:   `"Client acknowledges receipt" (the spec does not say whether acks are cumulative or in order)`,
-		Summary: "user.ack on a connection does not acknowledge a seq lower than an earlier ack on that connection (until the client rewinds with user.reconnect_with_state)."}
+		Requires: []string{"myagent.ack.cumulative"},
+		Spec:     "interpretation: myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack)",
+		Quote:    `"Client acknowledges receipt" (the spec does not say whether acks are cumulative or in order)`,
+		Summary:  "user.ack on a connection does not acknowledge a seq lower than an earlier ack on that connection (until the client rewinds with user.reconnect_with_state)."}
 	maReplayMismatch = Rule{ID: "myagent.replay-mismatch", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management; §Event Flow Architecture / 3. Reconnection & State Recovery",
-		Quote:   `"// Server sends buffered events from last_seq" (the spec does not say that a replayed event keeps its seq, nor that seq counts per session)`,
-		Summary: "After user.reconnect_with_state, an event the connection receives under a seq the session delivered before on another connection (top level or an item of a system.notice event list) equals the original, except connection_id. Comparing two connections' numbers rests on reading seq as per session: a warning."}
+		Requires: []string{"myagent.seq.per-session"},
+		Spec:     "myagent-events.md §Reliable Delivery Mechanism / Buffer Management; §Event Flow Architecture / 3. Reconnection & State Recovery",
+		Quote:    `"// Server sends buffered events from last_seq" (the spec does not say that a replayed event keeps its seq, nor that seq counts per session)`,
+		Summary:  "After user.reconnect_with_state, an event the connection receives under a seq the session delivered before on another connection (top level or an item of a system.notice event list) equals the original, except connection_id. Comparing two connections' numbers rests on reading seq as per session: a warning."}
 	maReplayRestamped = Rule{ID: "myagent.replay-restamped", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec: "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack), Buffer Management; §Event Flow Architecture / 3. Reconnection & State Recovery",
+		Requires: []string{"myagent.seq.per-session"},
+		Spec:     "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack), Buffer Management; §Event Flow Architecture / 3. Reconnection & State Recovery",
 		Quote: `"Events are numbered for reliable delivery with client acknowledgment"; "On reconnect, client can request replay from last_seq"; ` +
 			`"// Server sends buffered events from last_seq" (a replay from a seq the client names, and acks of replayed events, only work if a replayed event keeps its number; the spec does not say so, nor that seq counts per session)`,
 		Summary: "An event replayed after user.reconnect_with_state (recognised by its content, or by the seq it names in metadata.orig_seq; content that several originals share is no identity: an original under the replayed seq is the one replayed, and an ambiguous match is not reported) carries the seq the session first delivered it with, not a new number of the new connection: " +
 			"a client that acks or resumes by seq cannot place a re-stamped event. Reported once per replay; the replayed event is compared with the original (myagent.replay-mismatch), except seq, event_id, session_id, connection_id and metadata.orig_*. " +
 			"A warning: reading seq as per session is an interpretation."}
 	maReplayGap = Rule{ID: "myagent.replay-gap", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: on reconnect, client can request replay from last_seq; §Event Flow Architecture / 3. Reconnection & State Recovery",
-		Quote:   `"On reconnect, client can request replay from last_seq"; "// Server sends buffered events from last_seq" (a flow diagram; seq read as per session)`,
-		Summary: "Once the replay after user.reconnect_with_state has begun, it delivers every session event after the cursor without skipping one (top level or in a system.notice event list). A warning: it compares the seqs of two connections."}
+		Requires: []string{"myagent.buffer.last-seq"},
+		Spec:     "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: on reconnect, client can request replay from last_seq; §Event Flow Architecture / 3. Reconnection & State Recovery",
+		Quote:    `"On reconnect, client can request replay from last_seq"; "// Server sends buffered events from last_seq" (a flow diagram; seq read as per session)`,
+		Summary:  "Once the replay after user.reconnect_with_state has begun, it delivers every session event after the cursor without skipping one (top level or in a system.notice event list). A warning: it compares the seqs of two connections."}
 	maReplayTruncated = Rule{ID: "myagent.replay-truncated", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: server maintains event buffer (last N events)",
-		Quote:   `"Server maintains event buffer (last N events)"; "On reconnect, client can request replay from last_seq"`,
-		Summary: "The replay after user.reconnect_with_state starts with the first event after last_seq; starting later is legitimate only when the server's buffer of the last N events no longer holds the skipped ones."}
+		Requires: []string{"myagent.buffer.window", "myagent.buffer.last-seq"},
+		Spec:     "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: server maintains event buffer (last N events)",
+		Quote:    `"Server maintains event buffer (last N events)"; "On reconnect, client can request replay from last_seq"`,
+		Summary:  "The replay after user.reconnect_with_state starts with the first event after last_seq; starting later is legitimate only when the server's buffer of the last N events no longer holds the skipped ones."}
 	maReplayDuplicate = Rule{ID: "myagent.replay-duplicate", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec:    "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: replay from last_seq; ACK tracking prevents duplicate deliveries",
-		Quote:   `"On reconnect, client can request replay from last_seq"; "ACK tracking prevents duplicate deliveries" (last_seq compared with the new connection's seqs: seq read as per session)`,
-		Summary: "After user.reconnect_with_state{last_seq: N}, no event with seq < N is delivered again on that connection (seq N itself is tolerated: \"from last_seq\" may be read inclusively). A warning: a server that numbers per connection renumbers its replay."}
+		Requires: []string{"myagent.buffer.last-seq"},
+		Spec:     "myagent-events.md §Reliable Delivery Mechanism / Buffer Management: replay from last_seq; ACK tracking prevents duplicate deliveries",
+		Quote:    `"On reconnect, client can request replay from last_seq"; "ACK tracking prevents duplicate deliveries" (last_seq compared with the new connection's seqs: seq read as per session)`,
+		Summary:  "After user.reconnect_with_state{last_seq: N}, no event with seq < N is delivered again on that connection (seq N itself is tolerated: \"from last_seq\" may be read inclusively). A warning: a server that numbers per connection renumbers its replay."}
 	maRedeliveryAfterAck = Rule{ID: "myagent.redelivery-after-ack", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec:    "interpretation: myagent-events.md §Reliable Delivery Mechanism / Buffer Management: ACK tracking prevents duplicate deliveries; unacknowledged events are retried",
-		Quote:   `"ACK tracking prevents duplicate deliveries"; "Unacknowledged events are retried"`,
-		Summary: "An event with a seq at or below the highest seq the client acknowledged on a connection is not delivered again on that connection (a warning: the ack may still be in flight when the server retries, and whether an ack covers lower seqs is not specified)."}
+		Requires: []string{"myagent.buffer.no-duplicates", "myagent.ack.cumulative"},
+		Spec:     "interpretation: myagent-events.md §Reliable Delivery Mechanism / Buffer Management: ACK tracking prevents duplicate deliveries; unacknowledged events are retried",
+		Quote:    `"ACK tracking prevents duplicate deliveries"; "Unacknowledged events are retried"`,
+		Summary:  "An event with a seq at or below the highest seq the client acknowledged on a connection is not delivered again on that connection (a warning: the ack may still be in flight when the server retries, and whether an ack covers lower seqs is not specified)."}
 	maResponseStep = Rule{ID: "myagent.response-step", Severity: Error, Evidence: Stated, Dialect: "myagent",
-		Spec:    "myagent-events.md §Request/Response Pairing (step_id): step_id must match for request/response correlation",
-		Quote:   `**Key**: step_id must match for request/response correlation.`,
-		Summary: "user.response carries the step_id of an agent.user_confirm the server sent in the session."}
+		Requires: []string{"myagent.step-id.must-match"},
+		Spec:     "myagent-events.md §Request/Response Pairing (step_id): step_id must match for request/response correlation",
+		Quote:    `**Key**: step_id must match for request/response correlation.`,
+		Summary:  "user.response carries the step_id of an agent.user_confirm the server sent in the session."}
 	maResponseRepeat = Rule{ID: "myagent.response-repeat", Severity: Warning, Evidence: Shown, Dialect: "myagent",
-		Spec:    "myagent-events.md §Request/Response Pairing (step_id); §Event Flow Architecture / 2. User Confirmation Flow",
-		Quote:   `agent.user_confirm (step_id: "confirm_1") ↓ [User decision] ↓ user.response (step_id: "confirm_1") (a flow diagram: one answer per request)`,
-		Summary: "user.response answers an agent.user_confirm that is still open, not one already answered (possibly by another client of the session)."}
+		Requires: []string{"myagent.step-id.answered-once", "myagent.flow.confirmation"},
+		Spec:     "myagent-events.md §Request/Response Pairing (step_id); §Event Flow Architecture / 2. User Confirmation Flow",
+		Quote:    `agent.user_confirm (step_id: "confirm_1") ↓ [User decision] ↓ user.response (step_id: "confirm_1") (a flow diagram: one answer per request)`,
+		Summary:  "user.response answers an agent.user_confirm that is still open, not one already answered (possibly by another client of the session)."}
 	maConnectedFirst = Rule{ID: "myagent.connected-first", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec:    "myagent-events.md §Session Management / Connection Lifecycle: new connection receives system.connected",
-		Quote:   "New connection receives `system.connected` (that it comes first is our reading)",
-		Summary: "The first server event on a connection is system.connected."}
+		Requires: []string{"myagent.connection.connected-first"},
+		Spec:     "myagent-events.md §Session Management / Connection Lifecycle: new connection receives system.connected",
+		Quote:    "New connection receives `system.connected` (that it comes first is our reading)",
+		Summary:  "The first server event on a connection is system.connected."}
 	maSeqGap = Rule{ID: "myagent.seq-gap", Severity: Warning, Evidence: Interpretation, Dialect: "myagent",
-		Spec: "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack); Buffer Management",
+		Requires: []string{"myagent.seq.order"},
+		Spec:     "myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack); Buffer Management",
 		Quote: `"Events are numbered for reliable delivery with client acknowledgment"; "Unacknowledged events are retried" ` +
 			`(the spec does not say the numbers are consecutive: that a skipped number is a numbered event the client never got is our reading)`,
 		Summary: "On a connection that is its session's only one, outside a replay, a server event's seq is the previous seq + 1: a skipped number is a numbered event that was not delivered (one that arrives late also breaks myagent.seq-order). A warning: the spec does not say the numbers are consecutive, and a server may number across sessions."}
 	maHeartbeatInterval = Rule{ID: "myagent.heartbeat-interval", Severity: Warning, Evidence: Shown, Dialect: "myagent",
-		Spec:    "myagent-events.md §Session Management / Connection Lifecycle",
-		Quote:   "Heartbeat: `system.heartbeat` every 30s (configurable)",
-		Summary: "Two consecutive system.heartbeat on one connection are at most 35 s apart (the spec's 30 s plus 5 s of slack). Judged between two heartbeats, never from the connection's start, so where a server's heartbeat loop stands when a client connects does not matter; `wsconform run` scenarios last under 60 s, so it shows in recordings of longer connections (wsproxy, validate). A warning: the interval is configurable, so a longer one departs from the default only."}
+		Requires: []string{"myagent.connection.heartbeat-interval"},
+		Spec:     "myagent-events.md §Session Management / Connection Lifecycle",
+		Quote:    "Heartbeat: `system.heartbeat` every 30s (configurable)",
+		Summary:  "Two consecutive system.heartbeat on one connection are at most 35 s apart (the spec's 30 s plus 5 s of slack). Judged between two heartbeats, never from the connection's start, so where a server's heartbeat loop stands when a client connects does not matter; `wsconform run` scenarios last under 60 s, so it shows in recordings of longer connections (wsproxy, validate). A warning: the interval is configurable, so a longer one departs from the default only."}
 	maConfirmIgnored = Rule{ID: "myagent.confirm-ignored", Severity: Warning, Evidence: Shown, Dialect: "myagent",
-		Spec: "myagent-events.md §Request/Response Pairing (step_id); §Event Flow Architecture / 2. User Confirmation Flow; §Payload Examples / Plan Confirmation Request",
+		Requires: []string{"myagent.response.approved", "myagent.flow.confirmation"},
+		Spec:     "myagent-events.md §Request/Response Pairing (step_id); §Event Flow Architecture / 2. User Confirmation Flow; §Payload Examples / Plan Confirmation Request",
 		Quote: `// Client responds with matching step_id { event: "user.response", step_id: "plan_confirm_1", content: { approved: true } }; ` +
 			`"agent.user_confirm ↓ [User decision] ↓ user.response ↓ [Continue or cancel based on response]"`,
 		Summary: "After a user.response with content.approved true answers an agent.user_confirm of metadata.scope \"plan\", the run goes on to solving: it does not end with agent.final_answer or plan.cancelled before any solver.start (unless the client cancelled or sent a new request). A warning: {approved: true} is the spec's example answer, not a typed field."}
 	maPipelineOrder = Rule{ID: "myagent.pipeline-order", Severity: Warning, Evidence: Shown, Dialect: "myagent",
-		Spec:    "myagent-events.md §Event Flow Architecture / 1. Plan → Solve → Aggregate Pipeline",
-		Quote:   "user.message ↓ plan.start ↓ plan.completed … solver.start … solver.completed ↓ aggregate.start ↓ aggregate.completed ↓ pipeline.completed ↓ agent.final_answer (a flow diagram)",
-		Summary: "On a connection, within a run that began with plan.start and was not ended early (cancel, decline, error), pipeline.completed does not arrive while an aggregation (aggregate.start) is unfinished, and agent.final_answer does not arrive after solver.start but before pipeline.completed."}
+		Requires: []string{"myagent.flow.pipeline"},
+		Spec:     "myagent-events.md §Event Flow Architecture / 1. Plan → Solve → Aggregate Pipeline",
+		Quote:    "user.message ↓ plan.start ↓ plan.completed … solver.start … solver.completed ↓ aggregate.start ↓ aggregate.completed ↓ pipeline.completed ↓ agent.final_answer (a flow diagram)",
+		Summary:  "On a connection, within a run that began with plan.start and was not ended early (cancel, decline, error), pipeline.completed does not arrive while an aggregation (aggregate.start) is unfinished, and agent.final_answer does not arrive after solver.start but before pipeline.completed."}
 )
 
 var _ = registerRuleSet("myagent", func(o Options) ruleSet { return newMyagent(o) })

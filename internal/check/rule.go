@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/wsconform/wsconform/internal/dialect"
 )
@@ -19,8 +20,15 @@ type Rule struct {
 	Spec    string `json:"spec"`
 	// Quote is the spec's words (or type) the rule rests on; every error
 	// rule has one.
-	Quote   string `json:"quote,omitempty"`
-	Summary string `json:"summary"`
+	Quote string `json:"quote,omitempty"`
+	// Requires names the entries of the dialect's requirement registry
+	// (features/<dialect>/requirements.json) the rule checks, so that a
+	// finding says which requirement it is about and its severity can be
+	// held to that requirement's evidence (TestRulesCiteRequirements). A
+	// rule of every dialect (see Generic) has none: no one registry holds
+	// RFC 6455, RFC 8259 or a dialect's own schema.
+	Requires []string `json:"requires,omitempty"`
+	Summary  string   `json:"summary"`
 	// Once makes a session report the rule once, not on every frame: one
 	// reading repeated is one finding. OncePerType keys it by message type
 	// (an undocumented type), OncePerMember by member, whatever messages
@@ -54,6 +62,7 @@ func (r Rule) at(m *message) Finding {
 		Evidence: r.Evidence,
 		Spec:     r.Spec,
 		Quote:    r.Quote,
+		Requires: r.Requires,
 		Type:     m.Type,
 		Conn:     m.Frame.Conn,
 		Dir:      m.Frame.Dir,
@@ -136,8 +145,7 @@ func ambiguityRules(name string) []Rule {
 			continue
 		}
 		seen[a.ID] = true
-		out = append(out, Rule{ID: a.ID, Severity: Warning, Evidence: Interpretation, Dialect: name,
-			Spec: a.Spec, Quote: a.Quote, Summary: a.Summary})
+		out = append(out, ambiguityRule(name, a))
 	}
 	return out
 }
@@ -151,4 +159,32 @@ func Stateless(id string) bool {
 	}
 	_, ambiguity := Lookup(id)
 	return ambiguity
+}
+
+// ambiguityRule is the rule of one contradiction of a dialect's spec. Its
+// id is the registry's id of the contradiction (an interpretation entry:
+// both readings pass), so the rule requires that entry.
+func ambiguityRule(name string, a dialect.Ambiguity) Rule {
+	return Rule{ID: a.ID, Severity: Warning, Evidence: Interpretation, Dialect: name,
+		Spec: a.Spec, Quote: a.Quote, Requires: []string{a.ID}, Summary: a.Summary}
+}
+
+// GenericPrefixes are the id prefixes of the rules that apply to every
+// dialect: the frame rules (RFC 6455, RFC 8259, RFC 7493), the schema rules
+// (whose requirement is the member a schema error names), a recording that
+// cannot be read, the proxy's relay findings and a replayed client's
+// mismatch. No dialect registry holds their requirements, so they cite
+// none; every other rule cites at least one entry of its dialect's
+// registry.
+var GenericPrefixes = []string{"frame.", "schema.", "recording.", "proxy.", "replay."}
+
+// Generic reports whether a rule id is one of a rule of every dialect,
+// which may cite no requirement.
+func Generic(id string) bool {
+	for _, p := range GenericPrefixes {
+		if strings.HasPrefix(id, p) {
+			return true
+		}
+	}
+	return false
 }

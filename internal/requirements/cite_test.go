@@ -74,15 +74,11 @@ func citeProblems(r check.Rule, reg *requirements.Registry) []string {
 // support and that wait for a decision, each with why; the test fails once
 // one of them is no longer over-severe, so the list only shrinks.
 //
-// minicodex.resume-unseen is the gate's example of a bad client (ci/
-// examples/node/bad.js, README "gate"): the registry reads "last_seen_event_id
-// names an event the server sent it" as an interpretation, so the rule
-// should be a warning and the gate would pass that client. Either the
-// registry entry is stated (the member's name is the spec's words) or the
-// rule, the gate tests and the example change: not a helper's call.
-var overSevere = map[string]string{
-	"minicodex.resume-unseen": "the registry's minicodex.resume.last-seen-is-seen is an interpretation; the gate fails bad.js on it",
-}
+// (Empty: minicodex.resume-unseen was here until the registry's
+// minicodex.resume.last-seen-is-seen rested on the test matrix's "Resume
+// after refresh with last_seen_event_id replay": the member names the last
+// event the client saw, and the matrix's replay rests on it.)
+var overSevere = map[string]string{}
 
 // TestRulesCiteRequirements: every rule of the check engine, the
 // contradictions the dialect manifests declare included, cites existing

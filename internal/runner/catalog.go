@@ -18,12 +18,12 @@ import (
 
 // Case is one scenario as written: its stable id, level, dialect and tags.
 type Case struct {
-	ID       string
-	Name     string
-	Feature  string
-	File     string
-	Line     int
-	Dialect  string
+	ID      string
+	Name    string
+	Feature string
+	File    string
+	Line    int
+	Dialect string
 	// Level is derived from the primary requirement (Levels), or read from
 	// @must / @should in a feature tree without a registry.
 	Level string
@@ -31,8 +31,8 @@ type Case struct {
 	// Reqs are the ids of its @req:ID tags in the order written; the
 	// first is its primary requirement (Primary, from the registry): the
 	// one it is about, whose evidence and level give it its level.
-	Reqs    []string
-	Primary *requirements.Requirement
+	Reqs     []string
+	Primary  *requirements.Requirement
 	Scripted bool
 	// MutatesTarget: the scenario changes state outside its session
 	// (stored credentials, skills, workspace backups); it runs against a

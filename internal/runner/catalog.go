@@ -140,6 +140,7 @@ func LoadCatalog(fsys fs.FS, paths []string, tags string) (*Catalog, error) {
 			cat.byPickle[p.Id] = c
 		}
 	}
+	cat.Registries = regs.of(cat.Cases)
 	problems = append(problems, regs.problems...)
 	if len(problems) > 0 {
 		sort.Strings(problems)
@@ -147,7 +148,6 @@ func LoadCatalog(fsys fs.FS, paths []string, tags string) (*Catalog, error) {
 		// can quote the network), so a list would print as "\n".
 		return nil, errors.New("features: " + strings.Join(problems, "; "))
 	}
-	cat.Registries = regs.of(cat.Cases)
 	return cat, nil
 }
 

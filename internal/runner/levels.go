@@ -76,7 +76,10 @@ func (r *registries) of(cases []*Case) []*requirements.Registry {
 	}
 	var out []*requirements.Registry
 	for _, d := range dialect.Names() {
-		if reg := r.byName[d]; reg != nil && used[d] {
+		if !used[d] {
+			continue
+		}
+		if reg := r.get(d); reg != nil {
 			out = append(out, reg)
 		}
 	}

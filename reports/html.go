@@ -109,6 +109,9 @@ type page struct {
 	Replays      []*replayView
 	ReplayLede   string
 	ReplayClient bool
+	// Cov is the requirements view (reports/html_coverage.go), nil when
+	// the report has no coverage.
+	Cov *covView
 }
 
 type verdictCount struct {
@@ -255,6 +258,7 @@ func newPage(r *Report) (*page, error) {
 	p.replayViews(anchors)
 	p.tally()
 	p.Matrix = matrix(r, p.Items)
+	p.Cov = newCovView(r.Coverage)
 	data, err := pageData(p.Items)
 	if err != nil {
 		return nil, err
@@ -418,16 +422,19 @@ func lede(noun string, total int, count map[Verdict]int) string {
 	switch {
 	case total == 0:
 		return "Nothing was " + map[bool]string{true: "run", false: "seen"}[noun == "scenario"] + "."
-	case bad == 0 && count[NonStrict] == 0 && count[Skipped] == 0 && count[Flaky] == 0 && count[Inconclusive] == 0 && count[NotRun] == 0:
+	case bad == 0 && count[NonStrict] == 0 && count[Observation] == 0 && count[Skipped] == 0 && count[Flaky] == 0 && count[Inconclusive] == 0 && count[NotRun] == 0:
 		if total == 1 {
 			return "The " + noun + " passed."
 		}
 		return fmt.Sprintf("All %d %ss passed.", total, noun)
 	}
 	var parts []string
-	for _, v := range []Verdict{Failed, Error, Flaky, NonStrict, Inconclusive, Skipped, NotRun} {
+	for _, v := range []Verdict{Failed, Error, Flaky, NonStrict, Observation, Inconclusive, Skipped, NotRun} {
 		if n := count[v]; n > 0 {
 			word := string(v)
+			if v == Observation && n > 1 {
+				word += "s"
+			}
 			if v == NotRun {
 				word = "not run"
 			}
@@ -698,6 +705,8 @@ func verdictMark(v Verdict) string {
 	switch v {
 	case Passed:
 		return "✓"
+	case Observation:
+		return "◇"
 	case NonStrict:
 		return "≈"
 	case Failed:

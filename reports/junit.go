@@ -93,7 +93,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		s := suite(name)
 		secs[name] += sc.Duration.Seconds()
 		c := junitCase{Name: sc.ID + ": " + sc.Name, Classname: sc.Dialect + "." + strings.TrimSuffix(baseName(sc.File), ".feature"),
-			Time: seconds(sc.Duration.Seconds()), SystemOut: cdata(nonStrictDetail(sc.Verdict, sc.Findings, inScenario) + wireLog(sc.Frames))}
+			Time: seconds(sc.Duration.Seconds()), SystemOut: cdata(observationNote(sc) + nonStrictDetail(sc.Verdict, sc.Findings, inScenario) + wireLog(sc.Frames))}
 		s.add(&c, sc.Verdict, sc.Reason, xmlSafe(scenarioDetail(sc, inScenario)), sc.Baselined)
 		s.Cases = append(s.Cases, c)
 	}
@@ -136,6 +136,17 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			}
 			s.Cases = append(s.Cases, c.junitCase)
 		}
+	}
+	for _, c := range requirementCases(r) {
+		s := suite(c.suite)
+		s.Tests++
+		switch {
+		case c.Failure != nil:
+			s.Failures++
+		case c.Skipped != nil:
+			s.Skipped++
+		}
+		s.Cases = append(s.Cases, c.junitCase)
 	}
 	if len(r.Errors) > 0 {
 		s := suite("wsconform")
@@ -203,6 +214,22 @@ func sessionSpan(se Session) time.Duration {
 		return 0
 	}
 	return t1.Sub(t0)
+}
+
+// observationNote says, in a passing case's system-out, what an
+// observation observed: the spec leaves it open, so it is no failure.
+func observationNote(sc Scenario) string {
+	if sc.Verdict != Observation {
+		return ""
+	}
+	note := "Observation (the spec does not say; reported, never judged): " + sc.Reason + "\n"
+	if q := sc.Primary; q != nil {
+		note += fmt.Sprintf("Requirement %s (%s %s) %s: %s\n", q.ID, q.Evidence, q.Level, q.Section, q.Quote)
+		if q.Reading != "" {
+			note += "Our reading: " + q.Reading + "\n"
+		}
+	}
+	return note + "\n"
 }
 
 // nonStrictDetail lists the findings of a case that passed non-strict, for

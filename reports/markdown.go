@@ -29,10 +29,12 @@ const (
 func WriteMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	mdHeader(&b, r)
+	mdCoverage(&b, r)
 	mdRootCauses(&b, r)
 	mdReplays(&b, r)
 	mdCounts(&b, r)
 	mdFailures(&b, r)
+	mdObservations(&b, r)
 	mdList(&b, "Harness errors", r.Errors)
 	var stale []string
 	for _, s := range r.Stale {
@@ -81,7 +83,7 @@ func AppendStepSummary(r *Report) error {
 	return nil
 }
 
-var mdEmoji = map[Verdict]string{Passed: "✅", NonStrict: "⚠️", Failed: "❌", Flaky: "🔀", Inconclusive: "❔", Skipped: "⏭️", NotRun: "⏹️", Error: "⛔"}
+var mdEmoji = map[Verdict]string{Passed: "✅", Observation: "🔎", NonStrict: "⚠️", Failed: "❌", Flaky: "🔀", Inconclusive: "❔", Skipped: "⏭️", NotRun: "⏹️", Error: "⛔"}
 
 func mdHeader(b *strings.Builder, r *Report) {
 	kind := map[string]string{KindRun: "conformance run", KindProxy: "proxy session", KindValidate: "recording validation",
@@ -178,10 +180,11 @@ func mdCounts(b *strings.Builder, r *Report) {
 	if len(rows) == 0 {
 		return
 	}
-	// not-run has a column only in an interrupted report
+	// not-run has a column only in an interrupted report, observation
+	// only in a report that has some
 	var cols []Verdict
 	for _, v := range Verdicts {
-		if v != NotRun || r.Counts[NotRun] > 0 {
+		if (v != NotRun && v != Observation) || r.Counts[v] > 0 {
 			cols = append(cols, v)
 		}
 	}

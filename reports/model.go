@@ -49,9 +49,14 @@ type Verdict string
 
 // The verdicts of DESIGN.md, from best to worst (see Rank).
 const (
-	Passed    Verdict = "passed"
-	NonStrict Verdict = "non-strict"
-	Skipped   Verdict = "skipped"
+	Passed Verdict = "passed"
+	// Observation: the scenario checked only what the spec leaves open (an
+	// interpretation, a MAY) and the target did otherwise; it is reported
+	// ("the spec does not say; this server: …") but never judged: it
+	// counts as a pass for the exit code and the report's verdict.
+	Observation Verdict = "observation"
+	NonStrict   Verdict = "non-strict"
+	Skipped     Verdict = "skipped"
 	// Inconclusive: the target could not do what the scenario needs for
 	// reasons of its environment (no model key, a flow that needs a
 	// person); the reason quotes the server's own message.
@@ -68,31 +73,34 @@ const (
 )
 
 // Verdicts lists every verdict in display order.
-var Verdicts = []Verdict{Passed, NonStrict, Failed, Flaky, Inconclusive, Skipped, NotRun, Error}
+var Verdicts = []Verdict{Passed, Observation, NonStrict, Failed, Flaky, Inconclusive, Skipped, NotRun, Error}
 
 // Rank orders verdicts for "the worst of": an error outranks a failure
 // because a harness that failed says nothing about the target; flaky is
 // below failed (it passed at least once) and above non-strict. Not-run is
 // above non-strict, so that an interrupted run never reads as a pass, and
-// below flaky and failed, which say something about the target.
+// below flaky and failed, which say something about the target. An
+// observation is just above passed: it says something, but judges nothing.
 func (v Verdict) Rank() int {
 	switch v {
 	case Passed:
 		return 0
-	case Skipped:
+	case Observation:
 		return 1
-	case Inconclusive:
+	case Skipped:
 		return 2
-	case NonStrict:
+	case Inconclusive:
 		return 3
-	case NotRun:
+	case NonStrict:
 		return 4
-	case Flaky:
+	case NotRun:
 		return 5
-	case Failed:
+	case Flaky:
 		return 6
-	case Error:
+	case Failed:
 		return 7
+	case Error:
+		return 8
 	}
 	return 0
 }
@@ -161,6 +169,9 @@ type Report struct {
 	// Notes are what a reader should know that does not change the
 	// verdict: skipped malformed lines, frames left out of the wire log.
 	Notes []string `json:"notes,omitempty"`
+	// Coverage is what the run says of each requirement of its dialects'
+	// registries (reports/coverage.go); nil when no registry was read.
+	Coverage *Coverage `json:"coverage,omitempty"`
 	// Interrupted says that the user stopped the command before it was
 	// done ("interrupted by the user after 12 of 40 scenarios"); what it
 	// did not finish is not-run (MarkInterrupted).
@@ -187,14 +198,19 @@ type Scenario struct {
 	Level   string   `json:"level,omitempty"`
 	Tags    []string `json:"tags,omitempty"`
 	// Requirement is the spec text the scenario checks (its description).
-	Requirement string        `json:"requirement,omitempty"`
-	Verdict     Verdict       `json:"verdict"`
-	Reason      string        `json:"reason,omitempty"`
-	Baselined   string        `json:"baselined,omitempty"`
-	Duration    time.Duration `json:"duration_ns"`
-	Steps       []Step        `json:"steps"`
-	Findings    []Finding     `json:"findings,omitempty"`
-	Frames      []Frame       `json:"frames,omitempty"`
+	Requirement string `json:"requirement,omitempty"`
+	// Requirements are the ids of the registry's requirements the scenario
+	// cites (@req:ID), its primary one first; Primary is that one, whose
+	// evidence and level gave the scenario its level.
+	Requirements []string        `json:"requirements,omitempty"`
+	Primary      *RequirementRef `json:"primary_requirement,omitempty"`
+	Verdict      Verdict         `json:"verdict"`
+	Reason       string          `json:"reason,omitempty"`
+	Baselined    string          `json:"baselined,omitempty"`
+	Duration     time.Duration   `json:"duration_ns"`
+	Steps        []Step          `json:"steps"`
+	Findings     []Finding       `json:"findings,omitempty"`
+	Frames       []Frame         `json:"frames,omitempty"`
 	// Rerun is the command line that runs only this scenario again.
 	Rerun string `json:"rerun,omitempty"`
 }
@@ -313,7 +329,9 @@ func (r *Report) Tally() {
 	if len(r.Errors) > 0 {
 		r.Verdict = Error
 	}
-	if r.Verdict == Skipped {
-		r.Verdict = Passed // not applicable is not a fault; the counts say what did not run
+	if r.Verdict == Skipped || r.Verdict == Observation {
+		// not applicable is not a fault, nor is doing what the spec leaves
+		// open; the counts say what did not run and what was observed
+		r.Verdict = Passed
 	}
 }

@@ -547,3 +547,43 @@
   body.dataset.initMs = Math.round(performance.now() - started);
   body.dataset.ready = '1';
 })();
+
+// Requirements coverage: the chips of a card open the table filtered by
+// their status; the table filters by status, evidence, level, dialect and
+// text, one class per row.
+(function () {
+  'use strict';
+  var box = document.getElementById('cov-table-box');
+  if (!box) return;
+  var rows = [].slice.call(box.querySelectorAll('tr.crow'));
+  var hay = rows.map(function (r) { return r.textContent.toLowerCase(); });
+  var sel = { status: document.getElementById('cov-status'), ev: document.getElementById('cov-ev'),
+    level: document.getElementById('cov-level'), dialect: document.getElementById('cov-dialect') };
+  var q = document.getElementById('cov-q');
+  var shown = document.getElementById('cov-shown');
+  function val(el) { return el ? el.value : ''; }
+  function apply() {
+    var st = val(sel.status), ev = val(sel.ev), lv = val(sel.level), di = val(sel.dialect);
+    var words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var n = 0;
+    rows.forEach(function (r, i) {
+      var d = r.dataset;
+      var ok = (!st || d.status === st) && (!ev || d.ev === ev) && (!lv || d.level === lv) && (!di || d.dialect === di) &&
+        words.every(function (w) { return hay[i].indexOf(w) >= 0; });
+      r.classList.toggle('hid', !ok);
+      if (ok) n++;
+    });
+    shown.textContent = n + ' of ' + rows.length;
+  }
+  Object.keys(sel).forEach(function (k) { if (sel[k]) sel[k].addEventListener('change', apply); });
+  q.addEventListener('input', apply);
+  document.addEventListener('click', function (e) {
+    var b = e.target.closest('button.cchip');
+    if (!b) return;
+    sel.status.value = b.dataset.cs;
+    if (sel.ev) sel.ev.value = 'stated';
+    apply();
+    box.open = true;
+    box.scrollIntoView({ block: 'start' });
+  });
+})();

@@ -121,7 +121,7 @@ func TestReportGoldens(t *testing.T) {
 	writers := map[string]func(io.Writer, *Report) error{
 		"html": WriteHTML, "json": WriteJSON, "junit.xml": WriteJUnit, "md": WriteMarkdown,
 	}
-	samples := map[string]func() *Report{"run": sample, "sessions": sessions}
+	samples := map[string]func() *Report{"run": sample, "sessions": sessions, "coverage": covSample}
 	for sname, mk := range samples {
 		for ext, write := range writers {
 			var b bytes.Buffer

@@ -19,13 +19,21 @@ import (
 )
 
 const runAbout = `Runs the Gherkin conformance features of a dialect against a server and
-prints a verdict per scenario: passed, non-strict (a SHOULD, or a shape the
+prints a verdict per scenario: passed, observation (the spec leaves it open
+or allows it: reported, never judged), non-strict (a SHOULD, or a shape the
 spec only shows), failed (a stated requirement broken), inconclusive (the
 target could not do what the scenario needs, e.g. no model key: its message
 is shown), flaky (--repeat runs disagreed), skipped (needs the scripted
 agent, or changes the target's stored state) or error (the network or the
 harness failed, never blamed on the server). Problems seen outside what a
 scenario tested are listed once each, as the run's distinct problems.
+
+A scenario's level comes from the requirement it cites first (@req:ID, from
+features/<dialect>/requirements.json). After the summary, one line says what
+the run did to the spec's stated requirements: how many passed, failed and
+were not tested, and why; every report has the table per requirement.
+--strict-coverage makes a stated MUST or type requirement left untested fail
+the run.
 
 Without --target it starts the embedded reference server on a free loopback
 port and tests that. A target is a WebSocket URL: the endpoint of a
@@ -39,7 +47,8 @@ code is 130. A second Ctrl-C quits at once, without reports.
 
 Exit codes: 0 pass, 1 conformance failure, 2 usage error, 3 target
 unreachable or harness error, 130 interrupted. Inconclusive and skipped
-scenarios do not change the exit code; flaky ones exit 1.`
+scenarios and observations do not change the exit code; flaky ones exit 1,
+and so does an untested stated MUST with --strict-coverage.`
 
 // runFlags are the parsed flags of wsconform run.
 type runFlags struct {
@@ -48,6 +57,8 @@ type runFlags struct {
 	headers   []string
 	vars      []string
 	tags      string
+	section   string
+	strictCov bool
 	scripted  bool
 	mutations bool
 	repeat    int
@@ -74,7 +85,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringArrayVar(&f.targets, "target", nil, "server to test: URL or NAME=URL (repeatable); none: the embedded reference server")
 	fs.StringArrayVar(&f.headers, "header", nil, "header for every handshake and HTTP request, 'Key: Value' (repeatable)")
 	fs.StringArrayVar(&f.vars, "var", nil, "scenario variable NAME=VALUE, e.g. host_token=… for hostd (repeatable)")
-	fs.StringVar(&f.tags, "tags", "", "run scenarios matching a tag expression: '@must && ~@scripted', '@id:a,@id:b'")
+	fs.StringVar(&f.tags, "tags", "", "run scenarios matching a tag expression: '@must && ~@scripted', '@id:a,@id:b', '@req:ID' (the level derived from a scenario's requirement is a tag too: @must, @should, @may, @shown, @interpretation)")
+	fs.StringVar(&f.section, "section", "", "run the scenarios whose primary requirement's spec section contains `TEXT` (case-insensitive): '§load_events'")
+	fs.BoolVar(&f.strictCov, "strict-coverage", false, "fail the run (exit 1) when a stated MUST or type requirement of its dialects was not tested (those the registry marks untested, with a reason, are only listed)")
 	fs.BoolVar(&f.scripted, "scripted", false, "run @scripted scenarios against a target: it follows the test-mode hints (ci/testmode.md)")
 	fs.BoolVar(&f.mutations, "allow-mutations", false, "run @mutates-target scenarios against a target: they change its stored state (credentials, skills, backups)")
 	fs.StringVar(&f.answer, "answer", runner.AnswerApprove, "how clients answer the server's approvals, confirmations and asks that a scenario leaves open: approve, deny, first (option) or none")
@@ -121,6 +134,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return nil
 	}
 	if len(cat.Cases) == 0 {
+		if f.section != "" {
+			return usageErr("run: no scenario matches --dialect %s --tags %q --section %q", strings.Join(f.dialects, ","), f.tags, f.section)
+		}
 		return usageErr("run: no scenario matches --dialect %s --tags %q", strings.Join(f.dialects, ","), f.tags)
 	}
 	if len(opts.Targets) == 0 {
@@ -139,12 +155,12 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkCredentials(cat, opts); err != nil {
 		return err
 	}
-	return f.execute(ctx, p, stdout, opts, args)
+	return f.execute(ctx, p, stdout, opts, args, cat)
 }
 
 // options turns flags into runner options, refusing what makes no sense.
 func (f *runFlags) options() (runner.Options, error) {
-	opts := runner.Options{Tags: f.tags, Scripted: f.scripted, AllowMutations: f.mutations, Repeat: f.repeat, Answer: f.answer, SessionCmd: f.session, Insecure: f.insecure,
+	opts := runner.Options{Tags: f.tags, Section: f.section, Scripted: f.scripted, AllowMutations: f.mutations, Repeat: f.repeat, Answer: f.answer, SessionCmd: f.session, Insecure: f.insecure,
 		Concurrency: f.conc, Headers: http.Header{}, Vars: map[string]string{}, Timeouts: runner.DefaultTimeouts}
 	switch f.colorMode {
 	case console.ColorAuto, console.ColorAlways, console.ColorNever:
@@ -235,7 +251,7 @@ func parseTarget(raw string) (runner.Target, error) {
 
 // execute runs the suite, prints progress and the summary, writes reports
 // and turns the verdict into an exit code.
-func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Writer, opts runner.Options, args []string) error {
+func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Writer, opts runner.Options, args []string, cat *runner.Catalog) error {
 	var baseline []reports.BaselineEntry
 	if f.baseline != "" {
 		var err error
@@ -277,6 +293,7 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 		}
 	}
 	stopped := ctx.Err() != nil && rep.MarkInterrupted(interruptedBy(ctx))
+	rep.Coverage = coverageOf(cat, rep)
 	rep.Tally()
 	printSummary(p, rep)
 	if err := writeReports(rep, f.out, stdout, p); err != nil {
@@ -285,7 +302,43 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	if stopped {
 		return interrupted() // the summary and the reports say what did not run
 	}
-	return exitFor(rep)
+	if err := exitFor(rep); err != nil || !f.strictCov {
+		return err
+	}
+	return strictCoverage(p, rep)
+}
+
+// coverageOf is the requirements view of a run; nil when none of its
+// dialects has a registry (a user's feature tree without one).
+func coverageOf(cat *runner.Catalog, rep *reports.Report) *reports.Coverage {
+	if len(cat.Registries) == 0 {
+		return nil
+	}
+	var targets []string
+	for _, t := range rep.Targets {
+		targets = append(targets, t.Name)
+	}
+	return reports.NewCoverage(reports.CoverageInput{Registries: cat.Registries, Citing: cat.Citing,
+		Scenarios: rep.Scenarios, Targets: targets})
+}
+
+// strictCoverage fails a run (--strict-coverage) that left a stated MUST
+// or type requirement untested, naming how many and the first few.
+func strictCoverage(p *console.Printer, rep *reports.Report) error {
+	miss := rep.Coverage.StrictMisses()
+	if len(miss) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var ids []string
+	for _, m := range miss {
+		if !seen[m.ID] {
+			seen[m.ID] = true
+			ids = append(ids, m.ID)
+		}
+	}
+	p.Fail("\n--strict-coverage: %d stated MUST or type %s not tested: %s\n", len(ids), plural(len(ids), "requirement", "requirements"), firstFew(ids, 5))
+	return errFailed
 }
 
 // exitFor maps a report to the exit code: a real failure outranks errors
@@ -435,7 +488,7 @@ func dirOf(path string) string {
 // rerunCommand is the command line that runs only one scenario again: the
 // original arguments without tag, list and report flags, plus its id.
 func rerunCommand(args []string, id string) string {
-	drop := map[string]bool{"--tags": true, "--html": true, "--junit": true, "--json": true, "--markdown": true, "--list": false}
+	drop := map[string]bool{"--tags": true, "--section": true, "--strict-coverage": false, "--html": true, "--junit": true, "--json": true, "--markdown": true, "--list": false}
 	var kept []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]

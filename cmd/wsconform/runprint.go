@@ -18,6 +18,8 @@ func printVerdictWord(p *console.Printer, v reports.Verdict) {
 	switch v {
 	case reports.Passed:
 		p.Pass("✓ %s", word)
+	case reports.Observation:
+		p.Info("◇ %s", word)
 	case reports.NonStrict:
 		p.Warn("~ %s", word)
 	case reports.Skipped:
@@ -52,6 +54,15 @@ func printProgress(p *console.Printer, s reports.Scenario, multi, sameError bool
 }
 
 func printReason(p *console.Printer, s reports.Scenario) {
+	if pre := levelWords(s.Reason); pre != "" && (s.Verdict == reports.NonStrict || s.Verdict == reports.Observation) {
+		p.Dim("    %s\n", pre)
+	}
+	if q := s.Primary; q != nil && s.Verdict != reports.Error && s.Verdict != reports.Skipped {
+		p.Dim("    requirement: ")
+		p.Printf("%s", q.ID)
+		p.Dim(" (%s %s) %s\n", q.Evidence, q.Level, q.Section)
+		p.Evidence(q.Evidence, q.Quote, "    ")
+	}
 	for _, st := range s.Steps {
 		if st.Status != "failed" {
 			continue
@@ -70,6 +81,61 @@ func printReason(p *console.Printer, s reports.Scenario) {
 		if !f.Background && reports.Judged(reports.KindRun, f, true) && f.Severity > 0 {
 			p.Finding(f.Finding, "")
 		}
+	}
+}
+
+// levelWords is what the level of a scenario made of its failed step
+// ("SHOULD not met:", "the spec does not say; this server:"), said before
+// the step so that an observation never reads as a deviation.
+func levelWords(reason string) string {
+	for _, w := range []string{"SHOULD not met:", "the spec only shows:", "the spec allows (MAY):", "the spec does not say; this server:"} {
+		if strings.HasPrefix(reason, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// printObservations lists the observations of a run, apart from its
+// verdicts: what the spec leaves open and the target did its own way.
+func printObservations(p *console.Printer, rep *reports.Report) {
+	var obs []reports.Scenario
+	for _, s := range rep.Scenarios {
+		if s.Verdict == reports.Observation {
+			obs = append(obs, s)
+		}
+	}
+	if len(obs) == 0 {
+		return
+	}
+	p.Info("\nObservations (the spec does not say; reported, never judged)\n")
+	multi := len(rep.Targets) > 1
+	for _, s := range obs {
+		p.Info("  ◇ ")
+		p.Printf("%s", s.ID)
+		if multi {
+			p.Dim(" [%s]", s.Target)
+		}
+		reason := s.Reason
+		if w := levelWords(reason); w != "" {
+			reason = strings.TrimSpace(strings.TrimPrefix(reason, w))
+		}
+		p.Dim("  %s\n", reason)
+	}
+}
+
+// printCoverage prints the one line of what the run did to the stated
+// requirements (one per target when there are several).
+func printCoverage(p *console.Printer, rep *reports.Report) {
+	if rep.Coverage == nil {
+		return
+	}
+	for _, c := range rep.Coverage.Counts {
+		p.Printf("requirements")
+		if c.Target != "" {
+			p.Dim(" [%s]", c.Target)
+		}
+		p.Printf(": %s\n", c.Line())
 	}
 }
 
@@ -162,7 +228,7 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 	p.Printf("\n")
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "target\tpassed\tnon-strict\tfailed\tflaky\tinconclusive\tskipped\terror%s\n", notRunColumn(rep, nil))
+	fmt.Fprintf(tw, "target\tpassed\t%snon-strict\tfailed\tflaky\tinconclusive\tskipped\terror%s\n", obsColumn(rep, nil), notRunColumn(rep, nil))
 	for _, t := range rep.Targets {
 		c := map[reports.Verdict]int{}
 		for _, s := range rep.Scenarios {
@@ -170,7 +236,7 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 				c[s.Verdict]++
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d%s\n", console.Escape(t.Name), c[reports.Passed], c[reports.NonStrict], c[reports.Failed],
+		fmt.Fprintf(tw, "%s\t%d\t%s%d\t%d\t%d\t%d\t%d\t%d%s\n", console.Escape(t.Name), c[reports.Passed], obsColumn(rep, c), c[reports.NonStrict], c[reports.Failed],
 			c[reports.Flaky], c[reports.Inconclusive], c[reports.Skipped], c[reports.Error], notRunColumn(rep, c))
 	}
 	tw.Flush()
@@ -195,6 +261,7 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 		}
 	}
 	printSkips(p, rep)
+	printObservations(p, rep)
 	for _, e := range rep.Stale {
 		p.Warn("\nstale baseline entry: %s now passes", e.ID)
 		if e.Target != "" {
@@ -219,6 +286,7 @@ func printSummary(p *console.Printer, rep *reports.Report) {
 	}
 	n := len(rep.Scenarios)
 	p.Printf("  %d %s in %s\n", n, plural(n, "scenario", "scenarios"), rep.Finished.Sub(rep.Started).Round(10*time.Millisecond))
+	printCoverage(p, rep)
 	printInterrupted(p, rep)
 }
 
@@ -265,11 +333,14 @@ func printCatalog(p *console.Printer, cat *runner.Catalog) {
 		}
 		var tags []string
 		for _, t := range c.Tags {
-			if !strings.HasPrefix(t, "@id:") && t != "@must" && t != "@should" && t != "@"+c.Dialect {
+			if !strings.HasPrefix(t, "@id:") && !strings.HasPrefix(t, "@req:") && t != "@must" && t != "@should" && t != "@"+c.Dialect {
 				tags = append(tags, t)
 			}
 		}
 		p.Printf("  %-52s %-6s %s", c.ID, c.Level, c.Name)
+		if len(c.Reqs) > 0 {
+			p.Dim("  @req:%s", strings.Join(c.Reqs, " @req:"))
+		}
 		if len(tags) > 0 {
 			p.Dim("  %s", strings.Join(tags, " "))
 		}
@@ -305,4 +376,16 @@ func printSteps(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nVariables: {name} in a path, docstring or value expands to a remembered value,")
 	fmt.Fprintln(w, "a --var, {unique} (a fresh token per scenario) or {scenario} (its id).")
+}
+
+// obsColumn is the observation column of the summary table, there only
+// when the run observed something (as not-run is only when interrupted).
+func obsColumn(rep *reports.Report, c map[reports.Verdict]int) string {
+	if rep.Counts[reports.Observation] == 0 {
+		return ""
+	}
+	if c == nil {
+		return "observation\t"
+	}
+	return fmt.Sprintf("%d\t", c[reports.Observation])
 }

@@ -92,6 +92,10 @@ func (p *Printer) Pass(format string, args ...any) { p.Color(p.green, format, ar
 // Fail writes a failure verdict.
 func (p *Printer) Fail(format string, args ...any) { p.Color(p.red, format, args...) }
 
+// Info writes an observation: what the spec leaves open, reported and
+// never judged.
+func (p *Printer) Info(format string, args ...any) { p.Color(p.cyan, format, args...) }
+
 // Warn writes a non-strict verdict.
 func (p *Printer) Warn(format string, args ...any) { p.Color(p.yellow, format, args...) }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,18 +13,26 @@ import (
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/requirements"
 )
 
 // Case is one scenario as written: its stable id, level, dialect and tags.
 type Case struct {
-	ID       string
-	Name     string
-	Feature  string
-	File     string
-	Line     int
-	Dialect  string
-	Level    string // must or should
-	Tags     []string
+	ID      string
+	Name    string
+	Feature string
+	File    string
+	Line    int
+	Dialect string
+	// Level is derived from the primary requirement (Levels), or read from
+	// @must / @should in a feature tree without a registry.
+	Level string
+	Tags  []string
+	// Reqs are the ids of its @req:ID tags in the order written; the
+	// first is its primary requirement (Primary, from the registry): the
+	// one it is about, whose evidence and level give it its level.
+	Reqs     []string
+	Primary  *requirements.Requirement
 	Scripted bool
 	// MutatesTarget: the scenario changes state outside its session
 	// (stored credentials, skills, workspace backups); it runs against a
@@ -44,12 +53,22 @@ type Case struct {
 	// Vars are the {variables} its steps (Background included) use.
 	Vars        map[string]bool
 	Requirement string
-	pickle      *messages.Pickle
+	// tagLevel is what @must / @should say, checked against the derived
+	// level (a checked redundancy) or, without a registry, the level.
+	tagLevel string
+	pickle   *messages.Pickle
 }
 
 // Catalog is the scenarios of a feature tree, by id, in file order.
 type Catalog struct {
-	Cases    []*Case
+	Cases []*Case
+	// Registries are the requirement registries of the dialects of Cases
+	// that have one, in dialect order.
+	Registries []*requirements.Registry
+	// Citing lists, per requirement id, the ids of every scenario of the
+	// features that cites it, selected by the tags or not: coverage tells
+	// "no scenario" from "not selected" with it.
+	Citing   map[string][]string
 	byPickle map[string]*Case
 	keywords map[string]string // step AST id → "Given ", "When "…
 }
@@ -57,6 +76,7 @@ type Catalog struct {
 // Tag conventions of the features.
 const (
 	tagID       = "@id:"
+	tagReq      = "@req:"
 	tagMust     = "@must"
 	tagShould   = "@should"
 	tagScripted = "@scripted"
@@ -67,26 +87,46 @@ const (
 
 // LoadCatalog parses the features under paths of fsys, keeping the
 // scenarios that match the tag expression. Every scenario must carry an
-// @id, a level and a dialect (tag or top folder); all problems are
-// returned together.
+// @id, a level (its primary @req:ID, or @must/@should where the dialect
+// has no registry) and a dialect (tag or top folder); all problems are
+// returned together. The tag expression also sees a scenario's derived
+// level as a tag (@must, @should, @may, @shown, @interpretation), so that
+// "@must && ~@scripted" selects what it always did.
 func LoadCatalog(fsys fs.FS, paths []string, tags string) (*Catalog, error) {
 	if err := checkTagExpr(tags); err != nil {
 		return nil, err
 	}
-	suite := godog.TestSuite{Options: &godog.Options{FS: fsys, Paths: paths, Tags: tags}}
+	suite := godog.TestSuite{Options: &godog.Options{FS: fsys, Paths: paths}}
 	features, err := suite.RetrieveFeatures()
 	if err != nil {
 		return nil, fmt.Errorf("read features: %w", err)
 	}
-	cat := &Catalog{byPickle: map[string]*Case{}, keywords: map[string]string{}}
+	cat := &Catalog{byPickle: map[string]*Case{}, keywords: map[string]string{}, Citing: map[string][]string{}}
+	regs := newRegistries(fsys)
 	var problems []string
 	seen := map[string]string{}
 	for _, ft := range features {
 		cat.addKeywords(ft.GherkinDocument)
 		for _, p := range ft.Pickles {
 			c, err := newCase(p, ft.GherkinDocument, ft.FindScenario(p.AstNodeIds[0]))
+			var levelProblems []string
+			if err == nil {
+				levelProblems = c.resolveLevel(regs)
+				cat.cite(c)
+			}
+			var all []string
+			if c != nil {
+				all = append(append([]string(nil), c.Tags...), "@"+c.Level, "@"+c.Dialect)
+			}
+			if !matchTags(tags, all) && c != nil {
+				continue
+			}
 			if err != nil {
 				problems = append(problems, err.Error())
+				continue
+			}
+			if len(levelProblems) > 0 {
+				problems = append(problems, levelProblems...)
 				continue
 			}
 			if where, dup := seen[c.ID]; dup && len(p.AstNodeIds) == 1 {
@@ -100,6 +140,8 @@ func LoadCatalog(fsys fs.FS, paths []string, tags string) (*Catalog, error) {
 			cat.byPickle[p.Id] = c
 		}
 	}
+	cat.Registries = regs.of(cat.Cases)
+	problems = append(problems, regs.problems...)
 	if len(problems) > 0 {
 		sort.Strings(problems)
 		// One line: the console escapes newlines in an error (its text
@@ -107,6 +149,15 @@ func LoadCatalog(fsys fs.FS, paths []string, tags string) (*Catalog, error) {
 		return nil, errors.New("features: " + strings.Join(problems, "; "))
 	}
 	return cat, nil
+}
+
+// cite records the requirements a scenario cites, each scenario once.
+func (cat *Catalog) cite(c *Case) {
+	for _, id := range c.Reqs {
+		if !slices.Contains(cat.Citing[id], c.ID) {
+			cat.Citing[id] = append(cat.Citing[id], c.ID)
+		}
+	}
 }
 
 // sentType finds the type member of a JSON docstring ("type" or "event").
@@ -201,10 +252,12 @@ func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Sce
 		switch {
 		case strings.HasPrefix(t.Name, tagID):
 			c.ID = strings.TrimPrefix(t.Name, tagID)
+		case strings.HasPrefix(t.Name, tagReq):
+			c.Reqs = append(c.Reqs, strings.TrimPrefix(t.Name, tagReq))
 		case t.Name == tagMust:
-			c.Level = "must"
+			c.tagLevel = LevelMust
 		case t.Name == tagShould:
-			c.Level = "should"
+			c.tagLevel = LevelShould
 		case t.Name == tagScripted:
 			c.Scripted = true
 		case t.Name == tagMutates:
@@ -226,11 +279,9 @@ func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Sce
 	where := fmt.Sprintf("%s:%d: scenario %q", c.File, c.Line, c.Name)
 	switch {
 	case c.ID == "":
-		return nil, fmt.Errorf("%s has no @id:… tag", where)
-	case c.Level == "":
-		return nil, fmt.Errorf("%s has no level tag (@must or @should)", where)
+		return c, fmt.Errorf("%s has no @id:… tag", where)
 	case c.Dialect == "":
-		return nil, fmt.Errorf("%s names no dialect (tag it @%s or put it in a folder of that name)", where, strings.Join(dialect.Names(), ", @"))
+		return c, fmt.Errorf("%s names no dialect (tag it @%s or put it in a folder of that name)", where, strings.Join(dialect.Names(), ", @"))
 	}
 	return c, nil
 }

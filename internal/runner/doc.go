@@ -8,9 +8,14 @@
 // time, expect a field value, disconnect, reconnect, a second client, plain
 // HTTP); the dialect is data, taken from the scenario's tag or folder.
 //
-// A scenario's verdict combines its steps and the check engine: a failed
-// step or an error finding in a server frame fails it; a warning makes it
-// non-strict; a broken @should requirement is non-strict too. A network or
+// A scenario's verdict combines its steps and the check engine. Its level
+// is derived from its primary requirement (the first @req:ID tag, looked up
+// in features/<dialect>/requirements.json): a failed step fails a stated
+// MUST-like or type requirement, makes a SHOULD or a shown one non-strict,
+// and is an observation for a MAY or an interpretation (reported, never
+// judged). An error finding in a server frame fails it whatever its level;
+// a warning makes it non-strict. A feature tree without a registry keeps
+// the @must / @should tags. A network or
 // harness problem is an error verdict, never a failure of the server.
 // Findings about frames the scenario itself sent (deliberately invalid
 // input) blame the client, which is us, so they do not count.

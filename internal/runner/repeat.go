@@ -9,8 +9,8 @@ import (
 
 // mergeRepeats folds the runs of each scenario on each target (--repeat)
 // into one result. When every run agrees the first run stands for them;
-// when verdicts differ the scenario is flaky, its reason lists each
-// outcome, and the worst run's steps and findings are kept so the report
+// when verdicts differ the scenario is flaky (an observation when they are
+// only passed and observation), its reason lists each outcome, and the worst run's steps and findings are kept so the report
 // shows what went wrong.
 func mergeRepeats(results []reports.Scenario) []reports.Scenario {
 	type key struct{ id, target string }
@@ -55,8 +55,16 @@ func merge(runs []reports.Scenario) reports.Scenario {
 		}
 		outcomes = append(outcomes, o)
 	}
+	differ := fmt.Sprintf("verdicts differ across %d runs: %s", len(runs), strings.Join(outcomes, "; "))
+	if worst.Verdict == reports.Observation {
+		// passed and observation only: what the spec leaves open, done
+		// sometimes, is still only an observation, never held against
+		// the target as flaky
+		worst.Reason = differ
+		return worst
+	}
 	worst.Verdict = reports.Flaky
-	worst.Reason = fmt.Sprintf("verdicts differ across %d runs: %s", len(runs), strings.Join(outcomes, "; "))
+	worst.Reason = differ
 	return worst
 }
 

@@ -32,8 +32,12 @@ type Options struct {
 	Headers http.Header
 	// Vars are variables every scenario starts with ({user}, {host_token}).
 	Vars map[string]string
-	// Tags is a godog tag expression ("@must && ~@slow").
+	// Tags is a godog tag expression ("@must && ~@slow"); it also sees a
+	// scenario's derived level as a tag.
 	Tags string
+	// Section selects the scenarios whose primary requirement's section
+	// contains it, ignoring case and a leading § ("load_events").
+	Section string
 	// Scripted runs @scripted scenarios against targets that are not the
 	// reference server: the user says the target understands the hints.
 	Scripted bool
@@ -142,6 +146,7 @@ func Load(opts Options) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
+	cat.selectSection(opts.Section)
 	return cat, nil
 }
 
@@ -168,7 +173,7 @@ func joinTags(a, b string) string {
 // Why scenarios are skipped against a foreign target, with the flag that
 // runs them.
 const (
-	SkipScripted = "needs the scripted agent of the reference server (pass --scripted if the target follows the test-mode hints of ci/testmode.md)"
+	SkipScripted = reports.NeedsScripted
 	SkipMutates  = "changes the target's stored state outside its session (pass --allow-mutations to run it against this target)"
 	SkipFixture  = "reads data only the reference server ships (demo skills, commands, back ends); it runs against the reference server only"
 )
@@ -235,7 +240,9 @@ func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency in
 		}
 		return
 	}
-	tags := joinTags(r.opts.Tags, idTags(cases))
+	// the catalog selected the cases (the tags, the derived levels, the
+	// section): their ids alone say what runs
+	tags := idTags(cases)
 	suite := godog.TestSuite{
 		Name: "wsconform",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
@@ -305,7 +312,9 @@ func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		c, ok := r.cat.byPickle[p.Id]
 		if !ok {
-			return ctx, fmt.Errorf("scenario %q is not in the catalog", p.Name)
+			// an example of an outline whose other examples the catalog
+			// selected (they share its @id): not part of this run
+			return ctx, godog.ErrSkip
 		}
 		if err := r.ctx.Err(); err != nil {
 			// godog runs every scenario it was given: those it reaches
@@ -437,9 +446,8 @@ func (w *World) finish(err error) reports.Scenario {
 	}
 	w.cancel()
 	c := w.sc.c
-	s := reports.Scenario{ID: c.ID, Name: c.Name, Feature: c.Feature, File: c.File, Line: c.Line,
-		Dialect: c.Dialect, Target: w.sc.target.Name, Level: c.Level, Tags: c.Tags,
-		Requirement: c.Requirement, Steps: w.steps, Duration: time.Since(w.started)}
+	s := caseResult(c, w.sc.target)
+	s.Steps, s.Duration = w.steps, time.Since(w.started)
 	if w.checker != nil {
 		s.Findings, s.Frames = w.snapshot()
 	}
@@ -472,8 +480,12 @@ func errored(c *Case, t Target, why string) reports.Scenario {
 }
 
 func caseResult(c *Case, t Target) reports.Scenario {
-	return reports.Scenario{ID: c.ID, Name: c.Name, Feature: c.Feature, File: c.File, Line: c.Line,
-		Dialect: c.Dialect, Target: t.Name, Level: c.Level, Tags: c.Tags, Requirement: c.Requirement}
+	s := reports.Scenario{ID: c.ID, Name: c.Name, Feature: c.Feature, File: c.File, Line: c.Line,
+		Dialect: c.Dialect, Target: t.Name, Level: c.Level, Tags: c.Tags, Requirement: c.Requirement, Requirements: c.Reqs}
+	if c.Primary != nil {
+		s.Primary = reports.Ref(*c.Primary)
+	}
+	return s
 }
 
 // sortResults orders results as the features are written: by target (in

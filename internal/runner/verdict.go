@@ -14,9 +14,10 @@ import (
 // and hooks returned, and the check engine's findings on the frames its
 // steps were about (background findings join the run's root causes
 // instead). Only findings about server frames count: the scenario's own
-// frames are sometimes invalid on purpose. A @should scenario whose steps
-// fail is non-strict, but an error finding is a stated requirement broken
-// and fails it whatever the scenario's level.
+// frames are sometimes invalid on purpose. A failed step gives the verdict
+// of the scenario's level (stepVerdict): only a stated MUST-like or type
+// requirement fails; a finding keeps its own severity, so an error finding
+// is a stated requirement broken and fails the scenario whatever its level.
 //
 // When the steps failed after the target said its environment cannot do
 // what the scenario needs (env, e.g. no model key), the verdict is
@@ -58,8 +59,8 @@ func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Findi
 	switch {
 	case v == reports.Failed && env != "":
 		v, reason = reports.Inconclusive, env+" (then "+reason+")"
-	case v == reports.Failed && c.Level == "should":
-		v, reason = reports.NonStrict, "SHOULD not met: "+reason
+	case v == reports.Failed:
+		v, reason = stepVerdict(c.Level, reason)
 	}
 	if fv, freason := fromFindings(findings); fv.Rank() > v.Rank() {
 		v, reason = fv, freason
@@ -82,4 +83,22 @@ func fromFindings(findings []reports.Finding) (reports.Verdict, string) {
 		}
 	}
 	return v, reason
+}
+
+// stepVerdict is what a failed step means at a level (DESIGN.md,
+// "Requirements: the spine"): "SHOULD not met" only where the spec says
+// SHOULD; what the spec only shows is non-strict; what it allows (MAY)
+// or leaves open is an observation, reported and never judged.
+func stepVerdict(level, reason string) (reports.Verdict, string) {
+	switch level {
+	case LevelShould:
+		return reports.NonStrict, "SHOULD not met: " + reason
+	case LevelShown:
+		return reports.NonStrict, "the spec only shows: " + reason
+	case LevelMay:
+		return reports.Observation, "the spec allows (MAY): " + reason
+	case LevelInterpretation:
+		return reports.Observation, "the spec does not say; this server: " + reason
+	}
+	return reports.Failed, reason
 }

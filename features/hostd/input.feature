@@ -7,8 +7,8 @@ Feature: hostd input: forwarded to the owning host, once per input_id
   PTY with run.input. These scenarios play the host (host_id
   "host-{unique}", run "run-{unique}"); input_ids end in {unique}.
 
-  Two readings run through this feature and keep the scenarios that rest on
-  them @should: the spec gives no request body for POST /runs/:run_id/input
+  Two readings run through this feature, and the scenarios that rest on
+  them cite an interpretation first (an observation, never a failure): the spec gives no request body for POST /runs/:run_id/input
   (Interpretation: run.send_input's data {input_id, text}), and it does not
   say which side de-duplicates a repeated input_id (Interpretation: the
   server does, so a host is sent an input_id once).

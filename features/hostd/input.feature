@@ -8,10 +8,11 @@ Feature: hostd input: forwarded to the owning host, once per input_id
   "host-{unique}", run "run-{unique}"); input_ids end in {unique}.
 
   Two readings run through this feature, and the scenarios that rest on
-  them cite an interpretation first (an observation, never a failure): the spec gives no request body for POST /runs/:run_id/input
-  (Interpretation: run.send_input's data {input_id, text}), and it does not
-  say which side de-duplicates a repeated input_id (Interpretation: the
-  server does, so a host is sent an input_id once).
+  them cite an interpretation first (an observation, never a failure): the
+  spec gives no request body for POST /runs/:run_id/input (Interpretation:
+  run.send_input's data {input_id, text}), and it does not say which side
+  de-duplicates a repeated input_id (Interpretation: the server does, so a
+  host is sent an input_id once).
 
   Background:
     Given I POST "/auth/login" with:

@@ -6,7 +6,7 @@ Feature: hostd logins, access tokens and host tokens
   a missing or wrong credential is refused (hostd-mvp.md has no error
   message: a refusal is an HTTP status or a close code).
 
-  @id:hostd.auth.login-returns-token @should
+  @id:hostd.auth.login-returns-token @req:hostd.http.login-credentials @req:hostd.http.login
   Scenario: Logging in returns an access token
     hostd-mvp.md §HTTP Endpoints: POST /auth/login → { "access_token": "..." }.
     The spec only shows the answer's shape (no status, no type).
@@ -22,7 +22,7 @@ Feature: hostd logins, access tokens and host tokens
     And its "access_token" is a string
     And its "access_token" is not ""
 
-  @id:hostd.auth.login-wrong-password-refused @should @mutates-target
+  @id:hostd.auth.login-wrong-password-refused @req:hostd.http.login-credentials @req:hostd.http.login @mutates-target
   Scenario: Logging in with a wrong password is refused
     hostd-mvp.md §HTTP Endpoints: POST /auth/login gives an access token.
     Interpretation: the token is for a user who proves who they are, so
@@ -37,7 +37,7 @@ Feature: hostd logins, access tokens and host tokens
     Then the HTTP status is 4xx
     And its "access_token" is absent
 
-  @id:hostd.auth.login-wrong-password-401 @should
+  @id:hostd.auth.login-wrong-password-401 @req:hostd.http.login-credentials
   Scenario: A refused login is answered 401
     hostd-mvp.md §HTTP Endpoints: POST /auth/login. Interpretation: wrong
     credentials are 401 Unauthorized (RFC 9110 §15.5.2), as the input
@@ -49,7 +49,7 @@ Feature: hostd logins, access tokens and host tokens
       """
     Then the HTTP status is 401
 
-  @id:hostd.auth.app-with-token-accepted @must
+  @id:hostd.auth.app-with-token-accepted @req:hostd.endpoint.app @req:hostd.http.login @req:hostd.http.login-credentials
   Scenario: An app with the access token it logged in with is accepted
     hostd-mvp.md §WebSocket Endpoints: App/PWA GET /ws/app?token=<access_token>,
     the access_token POST /auth/login returned (§HTTP Endpoints). (The login
@@ -64,7 +64,7 @@ Feature: hostd logins, access tokens and host tokens
     When client "app" connects to "/ws/app?token={token}"
     Then client "app" stays connected for 300ms
 
-  @id:hostd.auth.app-without-token-refused @must
+  @id:hostd.auth.app-without-token-refused @req:hostd.endpoint.app-query-auth @req:hostd.endpoint.app
   Scenario: An app without a token is refused
     hostd-mvp.md §WebSocket Endpoints: the app authenticates with
     ?token=<access_token> ("the app uses query params for auth in MVP"), so a
@@ -74,14 +74,14 @@ Feature: hostd logins, access tokens and host tokens
 
     Then client "app" connecting to "/ws/app" is rejected
 
-  @id:hostd.auth.app-bad-token-refused @must
+  @id:hostd.auth.app-bad-token-refused @req:hostd.endpoint.app-query-auth @req:hostd.endpoint.app
   Scenario: An app with a token the server never issued is refused
     hostd-mvp.md §WebSocket Endpoints: GET /ws/app?token=<access_token>, the
     token POST /auth/login returned.
 
     Then client "app" connecting to "/ws/app?token=at-forged-{unique}" is rejected
 
-  @id:hostd.auth.app-host-token-refused @should
+  @id:hostd.auth.app-host-token-refused @req:hostd.endpoint.credentials-separate @req:hostd.endpoint.app
   Scenario: The host token is not an app access token
     hostd-mvp.md §WebSocket Endpoints: apps use an access_token from
     POST /auth/login, hosts a host_token. Interpretation: the two credentials
@@ -89,7 +89,7 @@ Feature: hostd logins, access tokens and host tokens
 
     Then client "app" connecting to "/ws/app?token={host_token}" is rejected
 
-  @id:hostd.auth.host-accepted @must
+  @id:hostd.auth.host-accepted @req:hostd.endpoint.host
   Scenario: A host with its host_id and the host token is accepted
     hostd-mvp.md §WebSocket Endpoints: Host daemon
     GET /ws/host?host_id=<id>&host_token=<token>.
@@ -97,20 +97,20 @@ Feature: hostd logins, access tokens and host tokens
     When client "host" connects to "/ws/host?host_id=host-{unique}&host_token={host_token}"
     Then client "host" stays connected for 300ms
 
-  @id:hostd.auth.host-bad-token-refused @must
+  @id:hostd.auth.host-bad-token-refused @req:hostd.endpoint.host
   Scenario: A host with a wrong host token is refused
     hostd-mvp.md §WebSocket Endpoints: /ws/host?host_id=<id>&host_token=<token>;
     a wrong host token does not connect a host.
 
     Then client "host" connecting to "/ws/host?host_id=host-{unique}&host_token=wrong-{unique}" is rejected
 
-  @id:hostd.auth.host-missing-token-refused @must
+  @id:hostd.auth.host-missing-token-refused @req:hostd.endpoint.host
   Scenario: A host without a host token is refused
     hostd-mvp.md §WebSocket Endpoints: /ws/host?host_id=<id>&host_token=<token>.
 
     Then client "host" connecting to "/ws/host?host_id=host-{unique}" is rejected
 
-  @id:hostd.auth.host-app-token-refused @should
+  @id:hostd.auth.host-app-token-refused @req:hostd.endpoint.credentials-separate @req:hostd.endpoint.host
   Scenario: An app access token is not a host token
     hostd-mvp.md §WebSocket Endpoints: hosts authenticate with host_token,
     apps with an access_token. Interpretation: logging in as a user does not
@@ -124,7 +124,7 @@ Feature: hostd logins, access tokens and host tokens
     And I remember its "access_token" as "token"
     Then client "host" connecting to "/ws/host?host_id=host-{unique}&host_token={token}" is rejected
 
-  @id:hostd.auth.host-missing-host-id-refused @should
+  @id:hostd.auth.host-missing-host-id-refused @req:hostd.endpoint.host-id-required @req:hostd.endpoint.host
   Scenario: A host without a host_id is refused
     hostd-mvp.md §WebSocket Endpoints: /ws/host?host_id=<id>&host_token=<token>;
     §Identifiers: host_id identifies the host machine. Interpretation: without
@@ -132,7 +132,7 @@ Feature: hostd logins, access tokens and host tokens
 
     Then client "host" connecting to "/ws/host?host_token={host_token}" is rejected
 
-  @id:hostd.auth.input-without-token-refused @must
+  @id:hostd.auth.input-without-token-refused @req:hostd.http.input-bearer-auth @req:hostd.http.input-forwarded
   Scenario: An input without a Bearer token is refused and reaches no host
     hostd-mvp.md §HTTP Endpoints: POST /runs/:run_id/input (Bearer auth)
     forwards run.send_input to the owning host: a request without the
@@ -153,7 +153,7 @@ Feature: hostd logins, access tokens and host tokens
     Then the HTTP status is 4xx
     And client "host" receives no "run.send_input" within 300ms
 
-  @id:hostd.auth.input-bad-token-refused @must
+  @id:hostd.auth.input-bad-token-refused @req:hostd.http.input-bearer-auth @req:hostd.http.input-forwarded
   Scenario: An input with a Bearer token the server never issued is refused and reaches no host
     hostd-mvp.md §HTTP Endpoints: POST /runs/:run_id/input (Bearer auth): a
     token the server never issued authenticates nobody, so the request is
@@ -174,7 +174,7 @@ Feature: hostd logins, access tokens and host tokens
     Then the HTTP status is 4xx
     And client "host" receives no "run.send_input" within 300ms
 
-  @id:hostd.auth.input-refused-401 @should
+  @id:hostd.auth.input-refused-401 @req:hostd.http.input-refused-401 @req:hostd.http.input-bearer-auth
   Scenario: An input without a valid Bearer token is answered 401
     hostd-mvp.md §HTTP Endpoints: POST /runs/:run_id/input (Bearer auth).
     Interpretation: the refusal is 401 Unauthorized (RFC 6750 §3.1

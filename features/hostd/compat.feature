@@ -15,7 +15,7 @@ Feature: hostd forward compatibility: unknown fields are ignored
     And client "app" connects to "/ws/app?token={token}"
     And client "host" connects to "/ws/host?host_id=host-{unique}&host_token={host_token}"
 
-  @id:hostd.compat.host-event-unknown-fields @must
+  @id:hostd.compat.host-event-unknown-fields @req:hostd.envelope.unknown-fields-ignored @req:hostd.ack.after-persist @req:hostd.events.route
   Scenario: A host event with unknown members is persisted, acknowledged and relayed
     hostd-mvp.md §Event Envelope: unknown fields must be ignored. A
     run.started and a run.output from a newer host, with extra members in the
@@ -45,7 +45,7 @@ Feature: hostd forward compatibility: unknown fields are ignored
       | run.output  | {"run_id": "run-{unique}", "seq": 2, "data": {"stream": "stdout"}}                 |
     And its "data.text" is "ok {unique}\n"
 
-  @id:hostd.compat.app-command-unknown-fields @must
+  @id:hostd.compat.app-command-unknown-fields @req:hostd.envelope.unknown-fields-ignored @req:hostd.commands.route
   Scenario: App commands with unknown members are forwarded
     hostd-mvp.md §Event Envelope: unknown fields must be ignored; §Commands.
     run.send_input and run.stop from a newer app, with extra members in the
@@ -75,7 +75,7 @@ Feature: hostd forward compatibility: unknown fields are ignored
       {"run_id": "run-{unique}", "data": {"signal": "term"}}
       """
 
-  @id:hostd.compat.http-input-unknown-fields @should
+  @id:hostd.compat.http-input-unknown-fields @req:hostd.http.input-body @req:hostd.envelope.unknown-fields-ignored @req:hostd.http.input-forwarded
   Scenario: An HTTP input with unknown members is forwarded
     hostd-mvp.md §HTTP Endpoints: POST /runs/:run_id/input forwards
     run.send_input. Interpretation: the request body is run.send_input's
@@ -99,7 +99,7 @@ Feature: hostd forward compatibility: unknown fields are ignored
       {"run_id": "run-{unique}", "data": {"input_id": "00000000-0000-4000-8000-{unique}", "text": "go\n"}}
       """
 
-  @id:hostd.compat.host-unknown-type @should
+  @id:hostd.compat.host-unknown-type @req:hostd.envelope.unknown-type-tolerated @req:hostd.envelope.unknown-fields-ignored
   Scenario: A host event of a type the server does not know does not break the connection
     hostd-mvp.md §Event Envelope: fields may be added over time, and `type`
     is a stable string. Interpretation: a newer host may send an event type

@@ -7,11 +7,12 @@ Feature: hostd input: forwarded to the owning host, once per input_id
   PTY with run.input. These scenarios play the host (host_id
   "host-{unique}", run "run-{unique}"); input_ids end in {unique}.
 
-  Two readings run through this feature and keep the scenarios that rest on
-  them @should: the spec gives no request body for POST /runs/:run_id/input
-  (Interpretation: run.send_input's data {input_id, text}), and it does not
-  say which side de-duplicates a repeated input_id (Interpretation: the
-  server does, so a host is sent an input_id once).
+  Two readings run through this feature, and the scenarios that rest on
+  them cite an interpretation first (an observation, never a failure): the
+  spec gives no request body for POST /runs/:run_id/input (Interpretation:
+  run.send_input's data {input_id, text}), and it does not say which side
+  de-duplicates a repeated input_id (Interpretation: the server does, so a
+  host is sent an input_id once).
 
   Background:
     Given I POST "/auth/login" with:
@@ -33,7 +34,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       {"data": {"run_id": "run-{unique}", "last_seq": 1}}
       """
 
-  @id:hostd.input.http-forwarded @should
+  @id:hostd.input.http-forwarded @req:hostd.http.input-body @req:hostd.http.input-forwarded @req:hostd.run-input.after-pty-write @req:hostd.ack.after-persist
   Scenario: An HTTP input is forwarded to the host that owns the run, and only to it
     hostd-mvp.md §HTTP Endpoints: POST /runs/:run_id/input "forwards
     run.send_input to the owning host". Interpretation: the request body is
@@ -76,7 +77,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       {"data": {"run_id": "run-{unique}", "last_seq": 2}}
       """
 
-  @id:hostd.input.forwarded-after-host-reconnect @must
+  @id:hostd.input.forwarded-after-host-reconnect @req:hostd.commands.route @req:hostd.http.input-forwarded @req:hostd.ids.host-id @req:hostd.ack.after-persist
   Scenario: An input reaches the owning host on its new connection after a reconnect
     hostd-mvp.md §Commands (web/cli → server → hostd) / run.send_input: the
     server forwards an app's input to the host of the run ("to the owning
@@ -107,7 +108,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       {"run_id": "run-{unique}", "data": {"input_id": "00000000-0000-4000-8000-{unique}", "text": "hello\n"}}
       """
 
-  @id:hostd.input.http-idempotent @should
+  @id:hostd.input.http-idempotent @req:hostd.ids.input-id-server-dedupes @req:hostd.ids.input-id-idempotent
   Scenario: Repeating an HTTP input with the same input_id forwards it once
     hostd-mvp.md §Identifiers: input_id is a client-generated UUID "to make
     inputs idempotent". Interpretation: the server de-duplicates, so a
@@ -131,7 +132,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     And client "host" receives no "run.send_input" within 300ms
     And client "host" has received 1 "run.send_input" where "data.input_id" is "00000000-0000-4000-8000-{unique}"
 
-  @id:hostd.input.http-idempotent-after-recorded @should
+  @id:hostd.input.http-idempotent-after-recorded @req:hostd.ids.input-id-server-dedupes @req:hostd.ids.input-id-idempotent @req:hostd.run-input.after-pty-write
   Scenario: An input the host already recorded is not forwarded again
     hostd-mvp.md §Identifiers (idempotent input_id) and §Events / run.input
     (emitted after an input is accepted and written to the PTY).
@@ -165,7 +166,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     And client "host" receives no "run.send_input" within 300ms
     And client "host" has received 1 "run.send_input" where "data.input_id" is "00000000-0000-4000-8000-{unique}"
 
-  @id:hostd.input.ws-forwarded @must
+  @id:hostd.input.ws-forwarded @req:hostd.commands.route @req:hostd.send-input.data @req:hostd.run-input.after-pty-write @req:hostd.run-input.data @req:hostd.ack.after-persist
   Scenario: run.send_input from an app is forwarded to the owning host, and only to it
     hostd-mvp.md §Commands (web/cli → server → hostd) / run.send_input:
     data {input_id, text}; the server forwards it to the host of the run
@@ -207,7 +208,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       {"data": {"run_id": "run-{unique}", "last_seq": 2}}
       """
 
-  @id:hostd.input.ws-idempotent @should
+  @id:hostd.input.ws-idempotent @req:hostd.ids.input-id-server-dedupes @req:hostd.ids.input-id-idempotent
   Scenario: An app sending the same input_id twice reaches the host once
     hostd-mvp.md §Identifiers: input_id makes inputs idempotent; §Commands /
     run.send_input. Interpretation: the server de-duplicates, so an app that
@@ -231,7 +232,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     Then client "host" receives no "run.send_input" within 300ms
     And client "host" has received 1 "run.send_input" where "data.input_id" is "00000000-0000-4000-8000-{unique}"
 
-  @id:hostd.input.idempotent-across-channels @should
+  @id:hostd.input.idempotent-across-channels @req:hostd.ids.input-id-server-dedupes @req:hostd.ids.input-id-idempotent
   Scenario: One input_id sent over HTTP and then over the app socket is forwarded once
     hostd-mvp.md §Identifiers: input_id makes inputs idempotent, whichever
     way the input arrives (§HTTP Endpoints input or §Commands run.send_input).
@@ -254,7 +255,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     Then client "host" receives no "run.send_input" within 300ms
     And client "host" has received 1 "run.send_input" where "data.input_id" is "00000000-0000-4000-8000-{unique}"
 
-  @id:hostd.input.distinct-ids-each-forwarded @should
+  @id:hostd.input.distinct-ids-each-forwarded @req:hostd.http.input-order @req:hostd.http.input-forwarded
   Scenario: Inputs with different input_ids are each forwarded, in order
     hostd-mvp.md §Identifiers: input_id identifies one input; idempotency
     only merges repeats of the same id. Two inputs with the same text and
@@ -275,7 +276,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       | run.send_input | {"run_id": "run-{unique}", "data": {"input_id": "11111111-0000-4000-8000-{unique}"}} |
       | run.send_input | {"run_id": "run-{unique}", "data": {"input_id": "22222222-0000-4000-8000-{unique}"}} |
 
-  @id:hostd.input.reused-id-other-text @should
+  @id:hostd.input.reused-id-other-text @req:hostd.ids.input-id-reused-other-text @req:hostd.ids.input-id-idempotent
   Scenario: An input_id reused with another text is refused, not forwarded
     hostd-mvp.md §Identifiers: input_id makes inputs idempotent.
     Interpretation: an id already used with another text is a client error
@@ -298,7 +299,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     Then the HTTP status is 4xx
     And client "host" receives no "run.send_input" within 300ms
 
-  @id:hostd.input.recorded-by-host-is-duplicate @should
+  @id:hostd.input.recorded-by-host-is-duplicate @req:hostd.ids.input-id-server-dedupes @req:hostd.run-input.actor
   Scenario: An input_id the host recorded on its own is not forwarded to it
     hostd-mvp.md §Events / run.input: the host records inputs of any actor
     (web, cli, system) with their input_id; §Identifiers: input_id makes
@@ -322,7 +323,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     Then the HTTP status is 2xx
     And client "host" receives no "run.send_input" within 300ms
 
-  @id:hostd.input.unknown-run-refused @should
+  @id:hostd.input.unknown-run-refused @req:hostd.http.input-unknown-run
   Scenario: An input for a run no host reported is refused
     hostd-mvp.md §HTTP Endpoints: the input is forwarded "to the owning host".
     Interpretation: a run no host reported has no owner, so the request is

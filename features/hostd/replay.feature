@@ -30,7 +30,7 @@ Feature: hostd offline spool replay after a host reconnects
       {"run_id": "run-{unique}", "seq": 1}
       """
 
-  @id:hostd.replay.spooled-while-offline @must
+  @id:hostd.replay.spooled-while-offline @req:hostd.events.route @req:hostd.ack.spool-replay @req:hostd.ack.after-persist @req:hostd.ids.seq-monotonic
   Scenario: Events a host spooled while offline reach the apps after it reconnects
     hostd-mvp.md §Acknowledgements: run.ack is "used for offline spool
     replay": the host resumes replay after reconnect. Events the run produced
@@ -58,7 +58,7 @@ Feature: hostd offline spool replay after a host reconnects
       {"data": {"run_id": "run-{unique}", "last_seq": 3}}
       """
 
-  @id:hostd.replay.no-duplicate-at-app @must
+  @id:hostd.replay.no-duplicate-at-app @req:hostd.ids.seq-monotonic @req:hostd.ack.spool-replay
   Scenario: Events a host replays after a reconnect do not reach an app twice
     hostd-mvp.md §Identifiers (seq per run_id) and §Acknowledgements (offline
     spool replay): the host lost its connection before it read the run.ack
@@ -106,7 +106,7 @@ Feature: hostd offline spool replay after a host reconnects
     And client "app" has received 1 "run.output" where "data.text" is "three {unique}\n"
     And client "app" has received 1 "run.exited" where "run_id" is "run-{unique}"
 
-  @id:hostd.replay.ack-never-regresses @must
+  @id:hostd.replay.ack-never-regresses @req:hostd.ack.last-seq @req:hostd.ack.after-persist
   Scenario: run.ack after a replay still names the last persisted seq
     hostd-mvp.md §Acknowledgements / run.ack: last_seq is the "last persisted
     seq for this run_id". The server persisted seq 3 before the host lost the
@@ -151,7 +151,7 @@ Feature: hostd offline spool replay after a host reconnects
       """
     And client "host" has received no "run.ack" where "data.last_seq" is less than 3
 
-  @id:hostd.replay.replayed-events-acked @should
+  @id:hostd.replay.replayed-events-acked @req:hostd.ack.replayed-acked
   Scenario: Events a host replays are acknowledged even when nothing new follows
     hostd-mvp.md §Acknowledgements: the host deletes spooled events up to
     last_seq. Interpretation: an event the server already persisted is

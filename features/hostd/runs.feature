@@ -16,7 +16,7 @@ Feature: hostd run events: fan-out to apps, seq per run, run.ack
     And the HTTP status is 2xx
     And I remember its "access_token" as "token"
 
-  @id:hostd.run.lifecycle-fanout @must
+  @id:hostd.run.lifecycle-fanout @req:hostd.events.route @req:hostd.envelope.json @req:hostd.run-started.data @req:hostd.run-output.data @req:hostd.run-awaiting-input.data @req:hostd.run-exited.data
   Scenario: Every app receives a run's lifecycle, in order, as the host sent it
     hostd-mvp.md §Events (hostd → server → web): run.started, run.output,
     run.awaiting_input and run.exited flow from the host through the server
@@ -67,7 +67,7 @@ Feature: hostd run events: fan-out to apps, seq per run, run.ack
     And client "app" has received 1 "run.output" where "data.text" is "Reading the repository {unique}\n"
     And client "app2" has received 1 "run.output" where "data.text" is "warning: no tests found {unique}\n"
 
-  @id:hostd.run.output-text-unchanged @must
+  @id:hostd.run.output-text-unchanged @req:hostd.run-output.data @req:hostd.run-output.stream @req:hostd.events.route
   Scenario: An app receives run.output text exactly as the host sent it
     hostd-mvp.md §Events / run.output: data {stream, text}, the output chunk
     (utf-8) the host read from the PTY; the server relays it to the web.
@@ -91,7 +91,7 @@ Feature: hostd run events: fan-out to apps, seq per run, run.ack
     And its "data.stream" is "stdout"
     And its "data.text" is "héllo wörld ✓ \u001b[32mok\u001b[0m\n\ttabbed \"quoted\"\n"
 
-  @id:hostd.run.seq-per-run @must
+  @id:hostd.run.seq-per-run @req:hostd.ids.seq-monotonic @req:hostd.ack.data
   Scenario: Each run has its own seq, and apps get each run in seq order
     hostd-mvp.md §Identifiers: seq is a monotonically increasing per run_id
     event sequence. Two runs of one host, interleaved, each counting from 1:
@@ -147,7 +147,7 @@ Feature: hostd run events: fan-out to apps, seq per run, run.ack
       {"data": {"run_id": "run-b-{unique}", "last_seq": 3}}
       """
 
-  @id:hostd.run.awaiting-input-without-prompt @must
+  @id:hostd.run.awaiting-input-without-prompt @req:hostd.run-awaiting-input.data @req:hostd.run-awaiting-input.prompt-optional @req:hostd.run-awaiting-input.reason
   Scenario: run.awaiting_input without its optional prompt is relayed
     hostd-mvp.md §Events / run.awaiting_input: data {reason, prompt}, where
     reason is permission | choice | prompt | unknown and prompt is
@@ -179,7 +179,7 @@ Feature: hostd run events: fan-out to apps, seq per run, run.ack
       | run.awaiting_input | {"run_id": "run-{unique}", "seq": 2, "data": {"reason": "unknown"}}                               |
       | run.awaiting_input | {"run_id": "run-{unique}", "seq": 3, "data": {"reason": "choice", "prompt": "Pick one [a/b/c]"}} |
 
-  @id:hostd.ack.after-each-event @must
+  @id:hostd.ack.after-each-event @req:hostd.ack.after-persist @req:hostd.ack.data @req:hostd.ack.last-seq
   Scenario: The host gets run.ack with the run and its last persisted seq after each event
     hostd-mvp.md §Acknowledgements / run.ack: the server sends run.ack
     {run_id, last_seq} back to the connected host after persisting a
@@ -220,7 +220,7 @@ Feature: hostd run events: fan-out to apps, seq per run, run.ack
     And its "data.run_id" is "run-{unique}"
     And its "data.last_seq" is 4
 
-  @id:hostd.ack.host-only @should
+  @id:hostd.ack.host-only @req:hostd.ack.host-only
   Scenario: run.ack goes to the host, never to the apps
     hostd-mvp.md §Acknowledgements (server ↔ hostd): the server sends run.ack
     "back to the connected host"; §Events (hostd → server → web). The spec

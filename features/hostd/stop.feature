@@ -28,7 +28,7 @@ Feature: hostd run.stop: an app stops a run on its host
       {"run_id": "run-{unique}", "seq": 1}
       """
 
-  @id:hostd.stop.forwarded @must
+  @id:hostd.stop.forwarded @req:hostd.commands.route @req:hostd.stop.data @req:hostd.events.route
   Scenario: run.stop reaches the run's host, and the run's exit reaches the app
     hostd-mvp.md §Commands / run.stop: the app asks for a signal; the server
     forwards the command to the host that owns the run (and to no other
@@ -61,7 +61,7 @@ Feature: hostd run.stop: an app stops a run on its host
       {"run_id": "run-{unique}", "seq": 2, "data": {"exit_code": 137}}
       """
 
-  @id:hostd.stop.term @must
+  @id:hostd.stop.term @req:hostd.stop.signal @req:hostd.commands.route
   Scenario: run.stop with signal term is forwarded as term
     hostd-mvp.md §Commands / run.stop: signal term | kill.
 
@@ -74,7 +74,7 @@ Feature: hostd run.stop: an app stops a run on its host
       {"run_id": "run-{unique}", "data": {"signal": "term"}}
       """
 
-  @id:hostd.stop.default-signal @must
+  @id:hostd.stop.default-signal @req:hostd.stop.signal @req:hostd.commands.route
   Scenario: run.stop without a signal is forwarded
     hostd-mvp.md §Commands / run.stop: signal is term | kill, "default term",
     so an app may leave it out. The host still receives the stop (with no

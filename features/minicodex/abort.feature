@@ -14,7 +14,7 @@ Feature: MiniCodex aborts
       """
     And the client receives "welcome"
 
-  @id:minicodex.abort.mid-run @should @scripted
+  @id:minicodex.abort.mid-run @req:minicodex.abort.terminal @req:minicodex.matrix.abort @req:minicodex.abort.shape @scripted
   Scenario: Abort mid-run stops the stream and ends the run
     minicodex-v1.md §Test matrix: abort mid-run → aborted terminal;
     §Client → Server messages: Abort {run_id?}; §Server → Client messages:
@@ -50,7 +50,7 @@ Feature: MiniCodex aborts
       """
     And the client has received no "error"
 
-  @id:minicodex.abort.aborting-status @should @scripted
+  @id:minicodex.abort.aborting-status @req:minicodex.abort.aborting-status @req:minicodex.run-status.key-statuses @scripted
   Scenario: An abort naming the active run goes through aborting
     minicodex-v1.md §Server → Client messages: RunStatus key statuses include
     aborting; Abort {run_id?} may name the run. Interpretation: the run

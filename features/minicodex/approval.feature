@@ -12,7 +12,7 @@ Feature: MiniCodex tool approvals
       """
     And the client receives "welcome"
 
-  @id:minicodex.approval.approve @must @scripted
+  @id:minicodex.approval.approve @req:minicodex.matrix.approval-path @req:minicodex.approval-pending.shape @req:minicodex.approve.shape @req:minicodex.envelope.req-id @scripted
   Scenario: An approved tool call outputs and the run finishes
     minicodex-v1.md §Test matrix: "Tool approval path: approval_pending →
     approve → function_call_output → finished"; §Server → Client messages:
@@ -37,7 +37,7 @@ Feature: MiniCodex tool approvals
     And the client has received 1 "accepted" where "req_id" is "r-approve"
     And the client has received 1 "function_call_output"
 
-  @id:minicodex.approval.decision-and-state @should @scripted
+  @id:minicodex.approval.decision-and-state @req:minicodex.state.pending-approvals @req:minicodex.approval.decision-announced @req:minicodex.approval-pending.shape @scripted
   Scenario: An approval is announced, reported in the run state and decided
     minicodex-v1.md §Server → Client messages: ApprovalPending {call_id,
     tool_key, args_json, event_id}, ApprovalDecision {call_id, decision:
@@ -75,7 +75,7 @@ Feature: MiniCodex tool approvals
       | function_call_output | {"call_id": "{call}"}                        |
       | run_status           | {"run_state": {"status": "finished"}}        |
 
-  @id:minicodex.approval.deny @must @scripted
+  @id:minicodex.approval.deny @req:minicodex.approval.deny-no-output @req:minicodex.deny.shape @req:minicodex.approval-decision.shape @scripted
   Scenario: A denied tool call never runs and the run ends
     minicodex-v1.md §Client → Server messages: Deny {call_id}: the user
     refuses the call, so it produces no function_call_output and no
@@ -102,7 +102,7 @@ Feature: MiniCodex tool approvals
     And the client has received no "approval_decision" where "decision" is "approve"
     And the client has received no "error"
 
-  @id:minicodex.approval.deny-decision @should @scripted
+  @id:minicodex.approval.deny-decision @req:minicodex.approval.decision-announced @req:minicodex.approval-decision.shape @scripted
   Scenario: A denied call is decided deny_continue or deny_abort
     minicodex-v1.md §Server → Client messages: ApprovalDecision {call_id,
     decision: "approve" | "deny_continue" | "deny_abort"}. The spec only
@@ -122,7 +122,7 @@ Feature: MiniCodex tool approvals
     And its "call_id" is "{call}"
     And its "decision" is one of ["deny_continue", "deny_abort"]
 
-  @id:minicodex.approval.deny-then-turn-done @should @scripted
+  @id:minicodex.approval.deny-then-turn-done @req:minicodex.run-completion.denied-turn-done @req:minicodex.run-completion.turn-done @scripted
   Scenario: A run whose only tool was denied ends with turn_done
     minicodex-v1.md §Semantics: Run completion: TurnDone is sent if there were
     no terminal artifacts (e.g. function_call_output). Interpretation: a
@@ -155,7 +155,7 @@ Feature: MiniCodex tool approvals
       """
     And the client has received 1 "turn_done"
 
-  @id:minicodex.approval.pending-in-snapshot @should @scripted
+  @id:minicodex.approval.pending-in-snapshot @req:minicodex.state.pending-approvals @req:minicodex.state.approval-brief @scripted
   Scenario: A snapshot taken while a call waits lists it as pending
     minicodex-v1.md §State models: RunState.status awaiting_approval and
     pending_approvals: list[ApprovalBrief {call_id, tool_key, args}]; the
@@ -185,7 +185,7 @@ Feature: MiniCodex tool approvals
       {"run_state": {"status": "finished", "pending_approvals": []}}
       """
 
-  @id:minicodex.approval.abort-while-pending @should @scripted
+  @id:minicodex.approval.abort-while-pending @req:minicodex.abort.pending-deny-abort @req:minicodex.approval-decision.shape @scripted
   Scenario: Aborting a run that waits for approval decides the call deny_abort
     minicodex-v1.md §Server → Client messages: ApprovalDecision decision
     "deny_abort". Interpretation: an abort while a call awaits approval

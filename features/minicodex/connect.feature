@@ -5,7 +5,7 @@ Feature: MiniCodex connection handshake
   The snapshot of the handshake is optional, so only welcome is waited for
   after hello everywhere in these features.
 
-  @id:minicodex.connect.hello-welcome @must
+  @id:minicodex.connect.hello-welcome @req:minicodex.handshake.reply @req:minicodex.welcome.shape @req:minicodex.version.v1 @req:minicodex.matrix.fresh-connect
   Scenario: Fresh connect answers hello with welcome
     minicodex-v1.md §Handshake & resume: the server replies to hello with
     welcome; §Server → Client messages: Welcome {type: "welcome", v: "1.0.0",
@@ -21,7 +21,7 @@ Feature: MiniCodex connection handshake
     And its "v" is "1.0.0"
     And its "session_state.session_id" is a string
 
-  @id:minicodex.connect.hello-welcome-snapshot @should
+  @id:minicodex.connect.hello-welcome-snapshot @req:minicodex.handshake.fresh-snapshot @req:minicodex.handshake.snapshot-optional @req:minicodex.matrix.fresh-connect @req:minicodex.snapshot.shape
   Scenario: Fresh connect answers hello with welcome, then snapshot
     minicodex-v1.md §Handshake & resume: "Server replies welcome + snapshot
     (optional)"; §Test matrix: "Fresh connect, hello/welcome/snapshot OK".
@@ -42,7 +42,7 @@ Feature: MiniCodex connection handshake
     And its "transcript" is an array
     And its "event_id" is an integer
 
-  @id:minicodex.connect.fresh-session-is-idle @should
+  @id:minicodex.connect.fresh-session-is-idle @req:minicodex.state.run-counter
   Scenario: A new session has no run yet
     minicodex-v1.md §State models: SessionState.run_counter: int (Pydantic
     default 0). Interpretation: run_counter counts the session's runs (the
@@ -57,7 +57,7 @@ Feature: MiniCodex connection handshake
     Then the client receives "welcome"
     And its "session_state.run_counter" is 0
 
-  @id:minicodex.connect.two-hellos-two-sessions @should
+  @id:minicodex.connect.two-hellos-two-sessions @req:minicodex.session.new-per-hello @req:minicodex.session.id
   Scenario: Two fresh connections get two different sessions
     minicodex-v1.md §Core concepts: a session is identified by session_id.
     Interpretation: a hello that names no session starts a new one, so two
@@ -78,7 +78,7 @@ Feature: MiniCodex connection handshake
     Then client "B" receives "welcome"
     And its "session_state.session_id" is not "{first}"
 
-  @id:minicodex.connect.hello-missing-v @must
+  @id:minicodex.connect.hello-missing-v @req:minicodex.errors.invalid-command @req:minicodex.hello.shape @req:minicodex.error.shape
   Scenario: A hello without v is refused and a correct hello is then welcomed
     minicodex-v1.md §Client → Server messages: Hello {type: "hello", v: str}
     requires v (Pydantic: no default); §Semantics: Errors: an invalid command
@@ -101,7 +101,7 @@ Feature: MiniCodex connection handshake
       """
     Then the client receives "welcome"
 
-  @id:minicodex.connect.hello-missing-v-code @should
+  @id:minicodex.connect.hello-missing-v-code @req:minicodex.error-codes.missing-field @req:minicodex.hello.shape
   Scenario: A hello without v is refused with MISSING_FIELD
     minicodex-v1.md §Semantics: Errors: invalid commands elicit an Error with
     code "(e.g., INVALID_COMMAND, MISSING_FIELD, …)"; §Error codes
@@ -118,7 +118,7 @@ Feature: MiniCodex connection handshake
       {"code": "MISSING_FIELD"}
       """
 
-  @id:minicodex.connect.hello-unsupported-version @should
+  @id:minicodex.connect.hello-unsupported-version @req:minicodex.version.unsupported-refused @req:minicodex.version.v1
   Scenario: A hello for an unsupported major version is refused
     minicodex-v1.md §Versioning: the protocol version (semver) is exchanged in
     hello/welcome; this document defines v1.0.0. Interpretation: a server of
@@ -135,7 +135,7 @@ Feature: MiniCodex connection handshake
       """
     And the client receives no "welcome"
 
-  @id:minicodex.connect.command-before-hello @should
+  @id:minicodex.connect.command-before-hello @req:minicodex.handshake.command-before-hello
   Scenario: A command before hello is refused
     minicodex-v1.md §Handshake & resume: a client connects and sends hello (or
     resume) first. Interpretation: a send before the handshake attaches to no
@@ -152,7 +152,7 @@ Feature: MiniCodex connection handshake
       """
     And the client receives no "run_status"
 
-  @id:minicodex.connect.second-hello @should
+  @id:minicodex.connect.second-hello @req:minicodex.handshake.second-hello
   Scenario: A second hello on an attached connection is refused
     minicodex-v1.md §Handshake & resume: hello opens the exchange.
     Interpretation: a hello on a connection already attached to a session is
@@ -188,7 +188,7 @@ Feature: MiniCodex connection handshake
     Then the client receives "snapshot"
     And its "session_state.session_id" is "{sid}"
 
-  @id:minicodex.ping.accepted @must
+  @id:minicodex.ping.accepted @req:minicodex.envelope.req-id @req:minicodex.ping.accepted @req:minicodex.accepted.shape @req:minicodex.ping.shape
   Scenario: ping is acknowledged with accepted carrying its req_id
     minicodex-v1.md §Envelope: req_id is the "client‑supplied correlation id
     for command → CommandAccepted/Error"; §Client → Server messages (commands):

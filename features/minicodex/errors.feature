@@ -4,10 +4,11 @@ Feature: MiniCodex error codes
   {code, message, details?} and do not transition state. §Error codes lists
   INVALID_COMMAND, MISSING_FIELD, BAD_ARGUMENT, STALE_RUN_ID, NOT_RUNNING,
   BUSY, UNKNOWN_CALL_ID and APPROVAL_CONFLICT as a non-exhaustive list of
-  names, without saying which case gets which code: the @must scenarios
-  assert that a command the spec's types make invalid is answered with an
-  Error carrying its req_id and changes nothing; the @should scenarios assert
-  the code whose name fits (Interpretation). (REPLAY_WINDOW_EXCEEDED is in
+  names, without saying which case gets which code: the scenarios citing
+  minicodex.errors.invalid-command first assert that a command the spec's
+  types make invalid is answered with an Error carrying its req_id and
+  changes nothing; those citing a minicodex.error-codes.* interpretation
+  first assert the code whose name fits (an observation, never a failure). (REPLAY_WINDOW_EXCEEDED is in
   resume.feature, the handshake's errors in connect.feature.)
 
   Background:
@@ -18,7 +19,7 @@ Feature: MiniCodex error codes
       """
     And the client receives "welcome"
 
-  @id:minicodex.errors.invalid-command-unknown-type @must
+  @id:minicodex.errors.invalid-command-unknown-type @req:minicodex.errors.invalid-command @req:minicodex.client.union @req:minicodex.envelope.req-id @req:minicodex.error.shape
   Scenario: A command of an unknown type is refused with an error carrying its req_id
     minicodex-v1.md §Pydantic (Python) — canonical schema: ClientMessage is a
     closed union of command types, so a command of another type is invalid;
@@ -45,7 +46,7 @@ Feature: MiniCodex error codes
       {"req_id": "r-alive"}
       """
 
-  @id:minicodex.errors.invalid-command-no-type @should
+  @id:minicodex.errors.invalid-command-no-type @req:minicodex.error-codes.invalid-command @req:minicodex.envelope.type
   Scenario: A message without a type is INVALID_COMMAND
     minicodex-v1.md §Envelope: every message has type (the discriminator).
     Interpretation: a message without one is not a command at all:
@@ -60,7 +61,7 @@ Feature: MiniCodex error codes
       {"code": "INVALID_COMMAND"}
       """
 
-  @id:minicodex.errors.invalid-command-not-json @should
+  @id:minicodex.errors.invalid-command-not-json @req:minicodex.error-codes.invalid-command @req:minicodex.envelope.json-objects
   Scenario: A text frame that is not JSON is INVALID_COMMAND
     minicodex-v1.md §Envelope: all messages are JSON objects. Interpretation:
     a frame that does not parse is answered INVALID_COMMAND and the
@@ -76,7 +77,7 @@ Feature: MiniCodex error codes
       """
     And the client stays connected for 200ms
 
-  @id:minicodex.errors.invalid-command-not-object @should
+  @id:minicodex.errors.invalid-command-not-object @req:minicodex.error-codes.invalid-command @req:minicodex.envelope.json-objects
   Scenario: A JSON value that is not an object is INVALID_COMMAND
     minicodex-v1.md §Envelope: all messages are JSON objects. Interpretation:
     an array is answered INVALID_COMMAND.
@@ -90,7 +91,7 @@ Feature: MiniCodex error codes
       {"code": "INVALID_COMMAND"}
       """
 
-  @id:minicodex.errors.invalid-command-binary @should
+  @id:minicodex.errors.invalid-command-binary @req:minicodex.error-codes.invalid-command @req:minicodex.envelope.json-objects
   Scenario: A binary frame is INVALID_COMMAND
     minicodex-v1.md §Envelope: all messages are JSON objects. Interpretation:
     a binary frame carries no command and is answered INVALID_COMMAND.
@@ -102,7 +103,7 @@ Feature: MiniCodex error codes
       """
     And the client stays connected for 200ms
 
-  @id:minicodex.errors.invalid-command-oversize @should
+  @id:minicodex.errors.invalid-command-oversize @req:minicodex.error-codes.invalid-command
   Scenario: A frame larger than the server accepts is refused, not fatal
     minicodex-v1.md §Semantics: Errors. Interpretation: a text frame of 2 MB
     (over the reference's 1 MiB limit; in any case not a JSON object) is
@@ -122,7 +123,7 @@ Feature: MiniCodex error codes
       {"req_id": "r-after-big"}
       """
 
-  @id:minicodex.errors.send-without-text-refused @must
+  @id:minicodex.errors.send-without-text-refused @req:minicodex.errors.invalid-command @req:minicodex.send.shape @req:minicodex.envelope.req-id
   Scenario: A send without text is refused and starts no run
     minicodex-v1.md §Client → Server messages: SendUserText {type: "send",
     text: str} requires text (Pydantic: no default); §Semantics: Errors: an
@@ -139,7 +140,7 @@ Feature: MiniCodex error codes
       """
     And the client receives no "run_status"
 
-  @id:minicodex.errors.missing-field-send-text @should
+  @id:minicodex.errors.missing-field-send-text @req:minicodex.error-codes.missing-field @req:minicodex.send.shape
   Scenario: A send without text is MISSING_FIELD
     minicodex-v1.md §Error codes: MISSING_FIELD; §Client → Server messages:
     SendUserText {type: "send", text: str} requires text. Interpretation: the
@@ -155,7 +156,7 @@ Feature: MiniCodex error codes
       """
     And the client receives no "run_status"
 
-  @id:minicodex.errors.approve-without-call-id-refused @must
+  @id:minicodex.errors.approve-without-call-id-refused @req:minicodex.errors.invalid-command @req:minicodex.approve.shape @req:minicodex.envelope.req-id
   Scenario: An approve without call_id is refused with an error carrying its req_id
     minicodex-v1.md §Client → Server messages: Approve {call_id: str}
     requires call_id; §Semantics: Errors: an invalid command elicits an
@@ -171,7 +172,7 @@ Feature: MiniCodex error codes
       """
     And the client has received no "approval_decision"
 
-  @id:minicodex.errors.missing-field-call-id @should
+  @id:minicodex.errors.missing-field-call-id @req:minicodex.error-codes.missing-field @req:minicodex.approve.shape
   Scenario: An approve without call_id is MISSING_FIELD
     minicodex-v1.md §Error codes: MISSING_FIELD; §Client → Server messages:
     Approve {call_id: str} requires call_id. Interpretation: the code of a
@@ -186,7 +187,7 @@ Feature: MiniCodex error codes
       {"code": "MISSING_FIELD", "req_id": "r-nocall"}
       """
 
-  @id:minicodex.errors.send-wrong-type-refused @must
+  @id:minicodex.errors.send-wrong-type-refused @req:minicodex.errors.invalid-command @req:minicodex.send.shape @req:minicodex.envelope.req-id
   Scenario: A send whose text is not a string is refused and starts no run
     minicodex-v1.md §Client → Server messages: SendUserText text: str, so
     text 42 makes the command invalid; §Semantics: Errors: an invalid command
@@ -203,7 +204,7 @@ Feature: MiniCodex error codes
       """
     And the client receives no "run_status"
 
-  @id:minicodex.errors.bad-argument-wrong-type @should
+  @id:minicodex.errors.bad-argument-wrong-type @req:minicodex.error-codes.bad-argument @req:minicodex.send.shape
   Scenario: A member of the wrong type is BAD_ARGUMENT
     minicodex-v1.md §Error codes: BAD_ARGUMENT; §Client → Server messages:
     SendUserText text is a string. Interpretation: a member of the wrong
@@ -220,7 +221,7 @@ Feature: MiniCodex error codes
       """
     And the client receives no "run_status"
 
-  @id:minicodex.errors.bad-argument-unknown-member @should
+  @id:minicodex.errors.bad-argument-unknown-member @req:minicodex.error-codes.bad-argument @req:minicodex.envelope.model
   Scenario: A member the command does not define is BAD_ARGUMENT
     minicodex-v1.md §Pydantic (Python) — canonical schema: the models forbid
     extra members (extra="forbid"). Interpretation: such a command is
@@ -236,7 +237,7 @@ Feature: MiniCodex error codes
       """
     And the client has received no "accepted"
 
-  @id:minicodex.errors.bad-argument-blank-text @should
+  @id:minicodex.errors.bad-argument-blank-text @req:minicodex.send.blank-text
   Scenario: A send with blank text is BAD_ARGUMENT
     minicodex-v1.md §Client → Server messages: SendUserText text.
     Interpretation: a blank text is no user input: BAD_ARGUMENT, no run.
@@ -251,7 +252,7 @@ Feature: MiniCodex error codes
       """
     And the client receives no "run_status"
 
-  @id:minicodex.errors.bad-argument-other-session @should
+  @id:minicodex.errors.bad-argument-other-session @req:minicodex.envelope.other-session
   Scenario: A command naming another session is BAD_ARGUMENT
     minicodex-v1.md §Envelope: session_id. Interpretation: a command whose
     session_id is not the connection's session is refused with BAD_ARGUMENT
@@ -267,7 +268,7 @@ Feature: MiniCodex error codes
       """
     And the client receives no "snapshot"
 
-  @id:minicodex.errors.busy @should @scripted
+  @id:minicodex.errors.busy @req:minicodex.error-codes.busy @scripted
   Scenario: A send while a run is active is BUSY and the run goes on
     minicodex-v1.md §Error codes: BUSY; §Semantics: Errors do not transition
     state. Interpretation: a second send while a run is active is refused
@@ -305,7 +306,7 @@ Feature: MiniCodex error codes
     And the client has received 1 "turn_done"
     And the client has received 1 "run_status" where "run_state.status" is "finished"
 
-  @id:minicodex.errors.not-running @should
+  @id:minicodex.errors.not-running @req:minicodex.error-codes.not-running
   Scenario: An abort with no active run is NOT_RUNNING
     minicodex-v1.md §Error codes: NOT_RUNNING. Interpretation: an abort in a
     session that runs nothing is refused with NOT_RUNNING, as the code's
@@ -321,7 +322,7 @@ Feature: MiniCodex error codes
       """
     And the client receives no "run_status"
 
-  @id:minicodex.errors.stale-run-id @should @scripted
+  @id:minicodex.errors.stale-run-id @req:minicodex.error-codes.stale-run-id @req:minicodex.abort.shape @scripted
   Scenario: An abort naming another run is STALE_RUN_ID and aborts nothing
     minicodex-v1.md §Error codes: STALE_RUN_ID; §Client → Server messages:
     Abort {run_id?}. Interpretation: an abort for a run that is not the
@@ -348,7 +349,7 @@ Feature: MiniCodex error codes
     And the client has received no "run_status" where "run_state.status" is "aborting"
     And the client has received 10 "assistant_text"
 
-  @id:minicodex.errors.unknown-call-id @should
+  @id:minicodex.errors.unknown-call-id @req:minicodex.error-codes.unknown-call-id
   Scenario: Approving a call nobody announced is UNKNOWN_CALL_ID
     minicodex-v1.md §Error codes: UNKNOWN_CALL_ID. The spec only shows
     approve/deny naming a call_id that an approval_pending announced (its
@@ -365,7 +366,7 @@ Feature: MiniCodex error codes
       """
     And the client receives no "approval_decision"
 
-  @id:minicodex.errors.approval-conflict @should @scripted
+  @id:minicodex.errors.approval-conflict @req:minicodex.error-codes.approval-conflict @req:minicodex.multi-client.approvals-serialized @scripted
   Scenario: Deciding a call twice is APPROVAL_CONFLICT
     minicodex-v1.md §Error codes: APPROVAL_CONFLICT; §Semantics: approvals
     are serialized server-side. Interpretation: a call already decided

@@ -25,7 +25,7 @@ Feature: MiniCodex multi-client sessions
     And client "B" receives "welcome"
     And its "session_state.session_id" is "{sid}"
 
-  @id:minicodex.fanout.events @must @scripted
+  @id:minicodex.fanout.events @req:minicodex.multi-client.fanout @req:minicodex.matrix.fanout-dedupe @req:minicodex.event-log.total-order @scripted
   Scenario: Every client of the session gets the run's events
     minicodex-v1.md §Semantics: Multi-client: the "server fans out events to
     all connected clients for a session"; §Core concepts: event_id is the
@@ -54,7 +54,7 @@ Feature: MiniCodex multi-client sessions
       | assistant_text |                                       |
       | run_status     | {"run_state": {"status": "finished"}} |
 
-  @id:minicodex.fanout.dedupe-across-clients @must @scripted
+  @id:minicodex.fanout.dedupe-across-clients @req:minicodex.idempotency.client-msg-id @req:minicodex.matrix.fanout-dedupe @req:minicodex.multi-client.fanout @scripted
   Scenario: A client_msg_id repeated by another client within the run is ignored
     minicodex-v1.md §Test matrix: multi-client fan-out; de-dupe idempotent
     client_msg_id; §Semantics: a duplicate client_msg_id within a run is
@@ -97,7 +97,7 @@ Feature: MiniCodex multi-client sessions
     And client "A" has received 1 "run_status" where "run_state.status" is "finished"
     And client "B" has received 1 "run_status" where "run_state.status" is "finished"
 
-  @id:minicodex.fanout.join-mid-run @should @scripted
+  @id:minicodex.fanout.join-mid-run @req:minicodex.state.active-run @req:minicodex.handshake.reply @scripted
   Scenario: A client joining mid-run sees the active run and its live events
     minicodex-v1.md §Handshake & resume: a fresh load gets welcome + snapshot
     (optional), then events; §State models: SessionState.active_run_id. The
@@ -127,13 +127,14 @@ Feature: MiniCodex multi-client sessions
       {"run_state": {"run_id": "{run}", "status": "finished"}}
       """
 
-  @id:minicodex.fanout.approval-conflict @must @scripted
+  @id:minicodex.fanout.approval-conflict @req:minicodex.multi-client.approvals-serialized @req:minicodex.multi-client.fanout @scripted
   Scenario: Two clients decide one call: the first decision wins
     minicodex-v1.md §Semantics: Multi-client: "approvals are serialized
     server‑side", so once client A's approve was accepted, client B's late
     deny of the same call changes nothing: the approved tool outputs once,
     the run finishes and no client sees a deny decision. (How the late deny
-    is answered is minicodex.fanout.approval-conflict-refused's, a SHOULD.)
+    is answered is minicodex.fanout.approval-conflict-refused's, an
+    interpretation.)
 
     When client "A" sends:
       """
@@ -169,7 +170,7 @@ Feature: MiniCodex multi-client sessions
     And client "A" has received no "approval_decision" where "decision" is not "approve"
     And client "B" has received no "approval_decision" where "decision" is not "approve"
 
-  @id:minicodex.fanout.approval-conflict-refused @should @scripted
+  @id:minicodex.fanout.approval-conflict-refused @req:minicodex.error-codes.approval-conflict @req:minicodex.multi-client.approvals-serialized @scripted
   Scenario: A second client's late decision is refused with APPROVAL_CONFLICT
     minicodex-v1.md §Semantics: approvals are serialized server-side; §Error
     codes: APPROVAL_CONFLICT. The spec only shows approval_decision as the

@@ -12,7 +12,7 @@ Feature: MiniCodex resume and replay
   session_id (the spec's Envelope member); the Resume model has no other way.
   A server that reads it otherwise fails the welcome's session_id check.
 
-  @id:minicodex.resume.replay-after-refresh @must @scripted
+  @id:minicodex.resume.replay-after-refresh @req:minicodex.matrix.resume @req:minicodex.handshake.reply @req:minicodex.event-log.total-order @req:minicodex.resume.last-seen-is-seen @scripted
   Scenario: Resume after a refresh replays what the client missed
     minicodex-v1.md §Test matrix: resume after refresh with last_seen_event_id
     replay; §Handshake & resume: welcome + snapshot (optional) + "replay delta
@@ -76,7 +76,7 @@ Feature: MiniCodex resume and replay
     And the client has received no "run_status" where "run_state.status" is "starting"
     And the client has received 1 "turn_done"
 
-  @id:minicodex.resume.caught-up @must @scripted
+  @id:minicodex.resume.caught-up @req:minicodex.handshake.reply @req:minicodex.resume.last-seen-is-seen @scripted
   Scenario: Resume from the last event replays nothing
     minicodex-v1.md §Handshake & resume: the replay is the "delta from
     last_seen_event_id"; a client resuming from the run's turn_done gets
@@ -107,7 +107,7 @@ Feature: MiniCodex resume and replay
     And its "session_state.session_id" is "{sid}"
     And the client receives no "assistant_text" within 300ms
 
-  @id:minicodex.resume.from-start @should @scripted
+  @id:minicodex.resume.from-start @req:minicodex.resume.null-from-start @req:minicodex.resume.shape @scripted
   Scenario: Resume with a null last_seen_event_id replays from the start
     minicodex-v1.md §Client → Server messages: Resume {last_seen_event_id:
     int | null}. Interpretation: null means the client saw nothing, so the
@@ -140,7 +140,7 @@ Feature: MiniCodex resume and replay
       """
     And the client receives "turn_done"
 
-  @id:minicodex.resume.window-exceeded @should @scripted @reference-fixture
+  @id:minicodex.resume.window-exceeded @req:minicodex.handshake.window-exceeded-form @req:minicodex.handshake.window-exceeded @scripted @reference-fixture
   Scenario: A gap beyond the replay window sends the client to get_snapshot
     minicodex-v1.md §Handshake & resume: if the gap exceeds the server window,
     the server instructs the client to fetch a full snapshot via get_snapshot.
@@ -187,7 +187,7 @@ Feature: MiniCodex resume and replay
     And its "run_state.status" is "finished"
     And its "transcript" contains {"type": "assistant_text"}
 
-  @id:minicodex.resume.unknown-session @should
+  @id:minicodex.resume.unknown-session @req:minicodex.resume.unknown-session
   Scenario: Resuming a session the server does not know is refused
     minicodex-v1.md §Semantics: Errors: an invalid command elicits an error
     and does not transition state. Interpretation: resume naming an unknown
@@ -204,7 +204,7 @@ Feature: MiniCodex resume and replay
       """
     And the client receives no "welcome"
 
-  @id:minicodex.resume.beyond-last-event @should
+  @id:minicodex.resume.beyond-last-event @req:minicodex.resume.beyond-last-event
   Scenario: Resuming from an event the session never had is refused
     minicodex-v1.md §Semantics: Errors: BAD_ARGUMENT for an argument out of
     range, and no state transition. Interpretation: last_seen_event_id beyond

@@ -25,7 +25,7 @@ Feature: MiniCodex snapshots
       {"req_id": "r-ready"}
       """
 
-  @id:minicodex.snapshot.get @must
+  @id:minicodex.snapshot.get @req:minicodex.get-snapshot.answered @req:minicodex.get-snapshot.shape @req:minicodex.snapshot.shape
   Scenario: get_snapshot answers a snapshot of the connection's session
     minicodex-v1.md §Client → Server messages: GetSnapshot; §Server → Client
     messages: Snapshot {type: "snapshot", v: "1.0.0", session_state:
@@ -41,7 +41,7 @@ Feature: MiniCodex snapshots
     And its "session_state.session_id" is "{sid}"
     And the client has received no "error"
 
-  @id:minicodex.snapshot.after-run @must
+  @id:minicodex.snapshot.after-run @req:minicodex.snapshot.shape-prose @req:minicodex.get-snapshot.answered @req:minicodex.status.server-authoritative @req:minicodex.transcript.user-text @req:minicodex.transcript.assistant-text
   Scenario: A snapshot after a run holds the run's transcript
     minicodex-v1.md §Core concepts: a run is "user input → assistant/tool
     outputs"; §State models: the server is authoritative and the "full
@@ -67,7 +67,7 @@ Feature: MiniCodex snapshots
     And its "transcript" contains {"type": "user_text", "text": "snapshot {unique}"}
     And its "transcript" contains {"type": "assistant_text"}
 
-  @id:minicodex.snapshot.after-run-state @should @scripted
+  @id:minicodex.snapshot.after-run-state @req:minicodex.state.last-event-id @req:minicodex.state.run-counter @scripted
   Scenario: A snapshot after a run names the run, the run count and the last event
     minicodex-v1.md §State models: SessionState {last_event_id, run_counter},
     RunState {run_id, status}; Snapshot {run_state, event_id}. The spec names
@@ -94,7 +94,7 @@ Feature: MiniCodex snapshots
     And its "session_state.run_counter" is 1
     And its "session_state.last_event_id" is at least {last}
 
-  @id:minicodex.snapshot.mid-run @should @scripted
+  @id:minicodex.snapshot.mid-run @req:minicodex.state.active-run @scripted
   Scenario: A snapshot during a run names the active run
     minicodex-v1.md §State models: SessionState.active_run_id, RunState.status.
     Interpretation: active_run_id is the run in progress (the spec names it
@@ -118,7 +118,7 @@ Feature: MiniCodex snapshots
     And its "run_state.run_id" is "{run}"
     And its "run_state.status" is "running"
 
-  @id:minicodex.snapshot.refused-command-changes-nothing @must
+  @id:minicodex.snapshot.refused-command-changes-nothing @req:minicodex.errors.invalid-command @req:minicodex.send.shape
   Scenario: A refused command leaves the session's state as it was
     minicodex-v1.md §Semantics: Errors: invalid commands elicit an Error and
     "do not transition state": a malformed send (§Client → Server messages:

@@ -13,7 +13,7 @@ Feature: MiniCodex runs (turns)
       """
     And the client receives "welcome"
 
-  @id:minicodex.send.turn @must @scripted
+  @id:minicodex.send.turn @req:minicodex.matrix.send @req:minicodex.run-completion.finished @req:minicodex.run-completion.turn-done @req:minicodex.run.id @req:minicodex.envelope.req-id @scripted
   Scenario: A message streams assistant text and finishes the run
     minicodex-v1.md §Test matrix: "Send → assistant_text only →
     run_status.finished (and turn_done for no‑tool runs)"; §Semantics: Run
@@ -50,7 +50,7 @@ Feature: MiniCodex runs (turns)
     And the client has received no "tool_call"
     And the client has received no "function_call_output"
 
-  @id:minicodex.send.status-sequence @should @scripted
+  @id:minicodex.send.status-sequence @req:minicodex.ui.state-machine @req:minicodex.run-status.shape @scripted
   Scenario: A run goes through starting and running to finished
     minicodex-v1.md §UI state machine (minimal): idle → (accepted/send) →
     starting → running → finished; §Server → Client messages: RunStatus
@@ -74,7 +74,7 @@ Feature: MiniCodex runs (turns)
       | assistant_text |                                                          |
       | run_status     | {"run_state": {"run_id": "{run}", "status": "finished"}} |
 
-  @id:minicodex.send.turn-done-names-run @should @scripted
+  @id:minicodex.send.turn-done-names-run @req:minicodex.run-completion.turn-done-run-id @req:minicodex.turn-done.prose @scripted
   Scenario: turn_done names the run it ends
     minicodex-v1.md §Server → Client messages: TurnDone {type: "turn_done",
     run_id, event_id}. The spec only shows run_id in its prose (the
@@ -91,7 +91,7 @@ Feature: MiniCodex runs (turns)
     And its "run_id" is "{run}"
     And its "event_id" is an integer
 
-  @id:minicodex.send.finished-at @should @scripted
+  @id:minicodex.send.finished-at @req:minicodex.state.finished-at @scripted
   Scenario: A finished run says when it finished
     minicodex-v1.md §State models: RunState.finished_at is a datetime, null
     while the run goes on. Interpretation: the finished RunState carries the
@@ -108,7 +108,7 @@ Feature: MiniCodex runs (turns)
     And its "run_state.finished_at" is a string
     And its "run_state.started_at" is a string
 
-  @id:minicodex.send.user-text-event @should @scripted
+  @id:minicodex.send.user-text-event @req:minicodex.transcript.user-text-event @scripted
   Scenario: The user's text is an event of the run
     minicodex-v1.md §Server → Client messages: Transcript events UserText,
     AssistantText … each carry an event_id. Interpretation: the server emits
@@ -127,7 +127,7 @@ Feature: MiniCodex runs (turns)
     And the client receives "turn_done"
     And the client has received 1 "user_text"
 
-  @id:minicodex.tool.exec-without-approval @must @scripted
+  @id:minicodex.tool.exec-without-approval @req:minicodex.transcript.tool-call-output-pair @req:minicodex.run-completion.finished @req:minicodex.transcript.tool-call @scripted
   Scenario: A tool that needs no approval outputs and the run finishes
     minicodex-v1.md §Transcript items: ToolCall {name, args, call_id} and
     FunctionCallOutput {call_id, …} name the same call; §Semantics: a run is
@@ -148,7 +148,7 @@ Feature: MiniCodex runs (turns)
       | run_status           | {"run_state": {"status": "finished"}} |
     And the client has received no "approval_pending"
 
-  @id:minicodex.tool.no-turn-done-after-output @should @scripted
+  @id:minicodex.tool.no-turn-done-after-output @req:minicodex.run-completion.no-turn-done-after-output @req:minicodex.run-completion.turn-done @scripted
   Scenario: A run with a tool output ends without turn_done
     minicodex-v1.md §Semantics: Run completion: TurnDone is sent if there were
     no terminal artifacts (e.g. function_call_output). Interpretation: a run
@@ -164,7 +164,7 @@ Feature: MiniCodex runs (turns)
       | run_status           | {"run_state": {"status": "finished"}} |
     And the client receives no "turn_done" within 300ms
 
-  @id:minicodex.send.reasoning @should @scripted
+  @id:minicodex.send.reasoning @req:minicodex.transcript.reasoning-first @req:minicodex.transcript.reasoning @scripted
   Scenario: Reasoning chunks stream before the answer
     minicodex-v1.md §Transcript items: ReasoningChunk (optional) {type:
     "reasoning", text}; the session capability "reasoning". Interpretation:
@@ -180,7 +180,7 @@ Feature: MiniCodex runs (turns)
       | run_status     | {"run_state": {"status": "finished"}} |
     And its "run_state.status" is "finished"
 
-  @id:minicodex.send.failed-run @must @scripted
+  @id:minicodex.send.failed-run @req:minicodex.ui.state-machine @req:minicodex.state.run-status-enum @req:minicodex.failed-run.error-event @scripted
   Scenario: A failed run ends in status error and the session is free again
     minicodex-v1.md §State models: RunState.status is one of idle, starting,
     running, awaiting_approval, aborting, finished, error (a closed Literal):
@@ -211,7 +211,7 @@ Feature: MiniCodex runs (turns)
       """
     And the client has received no "error" where "code" is "BUSY"
 
-  @id:minicodex.send.failed-run-error-event @should @scripted
+  @id:minicodex.send.failed-run-error-event @req:minicodex.failed-run.error-event @req:minicodex.error.shape @scripted
   Scenario: A failed run reports its error as an event
     minicodex-v1.md §Server → Client messages: Error {code, message,
     details?}; RunStatus error. Interpretation: the failure of a run is an
@@ -232,7 +232,7 @@ Feature: MiniCodex runs (turns)
       {"run_state": {"status": "error"}}
       """
 
-  @id:minicodex.send.dedupe-client-msg-id @must @scripted
+  @id:minicodex.send.dedupe-client-msg-id @req:minicodex.idempotency.client-msg-id @req:minicodex.matrix.fanout-dedupe @scripted
   Scenario: A send repeating a client_msg_id within the run is ignored
     minicodex-v1.md §Semantics: Idempotency: SendUserText may include
     client_msg_id; "duplicate client_msg_id within a run is ignored": it

@@ -18,7 +18,7 @@ Feature: MyAgent confirmations paired by step_id
     And the client receives "agent.session_created"
     And I remember its "session_id" as "sid"
 
-  @id:myagent.approval.plan-approved @must
+  @id:myagent.approval.plan-approved @req:myagent.flow.confirmation @req:myagent.response.approved @req:myagent.example.plan-confirmation @req:myagent.flow.pipeline
   Scenario: A plan the client approves as the spec shows is solved
     myagent-events.md §Request/Response Pairing (step_id): the client answers
     agent.user_confirm with user.response, the same step_id and content
@@ -38,7 +38,7 @@ Feature: MyAgent confirmations paired by step_id
     And the client has received at least 1 "solver.start"
     And the client has received at least 1 "solver.completed"
 
-  @id:myagent.approval.tool-approved @must @scripted
+  @id:myagent.approval.tool-approved @req:myagent.response.approved @req:myagent.flow.confirmation @req:myagent.agent.tool-call @req:myagent.agent.tool-result @scripted
   Scenario: An approved tool call runs
     myagent-events.md §Request/Response Pairing (step_id): the client responds
     with the matching step_id and content {approved: true}; §Event Flow
@@ -62,7 +62,7 @@ Feature: MyAgent confirmations paired by step_id
       | solver.completed  |                                      |
     And the client has received no "error.validation"
 
-  @id:myagent.approval.tool-denied @must @scripted
+  @id:myagent.approval.tool-denied @req:myagent.flow.denied @req:myagent.flow.confirmation @scripted
   Scenario: A denied tool call does not run
     myagent-events.md §Event Flow Architecture / 2: "[Continue or cancel based
     on response]": with content {approved: false} the tool is not executed.
@@ -82,7 +82,7 @@ Feature: MyAgent confirmations paired by step_id
     Then the client receives no "agent.tool_call" within 1s
     And the client has received no "agent.tool_result"
 
-  @id:myagent.approval.question-answered @should @scripted
+  @id:myagent.approval.question-answered @req:myagent.response.answer-text @req:myagent.flow.confirmation @scripted
   Scenario: A question is answered through user.response with its step_id
     myagent-events.md §Request/Response Pairing (step_id): "step_id must match
     for request/response correlation"; the answer reaches the agent.
@@ -102,7 +102,7 @@ Feature: MyAgent confirmations paired by step_id
       """
     Then the client receives "solver.completed"
 
-  @id:myagent.approval.confirm-question @must @scripted
+  @id:myagent.approval.confirm-question @req:myagent.response.approved @req:myagent.flow.confirmation @scripted
   Scenario: A yes/no question accepts content.approved
     myagent-events.md §Request/Response Pairing (step_id): the response carries
     content {approved: true} for a confirmation; the task then completes.
@@ -119,7 +119,7 @@ Feature: MyAgent confirmations paired by step_id
       """
     Then the client receives "solver.completed"
 
-  @id:myagent.approval.wrong-step-id @must @scripted
+  @id:myagent.approval.wrong-step-id @req:myagent.step-id.unknown-refused @req:myagent.step-id.must-match @req:myagent.error.validation @scripted
   Scenario: A response with another step_id does not answer the open confirmation
     myagent-events.md §Request/Response Pairing (step_id): "step_id must match
     for request/response correlation": a user.response whose step_id no
@@ -147,7 +147,7 @@ Feature: MyAgent confirmations paired by step_id
       | agent.tool_call  |
       | solver.completed |
 
-  @id:myagent.approval.answered-once @should @scripted
+  @id:myagent.approval.answered-once @req:myagent.step-id.answered-once @req:myagent.error.validation @scripted
   Scenario: A second answer to the same step_id is refused
     myagent-events.md §Event Flow Architecture / 2. User Confirmation Flow: one
     decision per agent.user_confirm.
@@ -172,7 +172,7 @@ Feature: MyAgent confirmations paired by step_id
     Then the client receives "error.validation"
     And the client has received 1 "agent.tool_call"
 
-  @id:myagent.approval.other-client-answers @should @scripted
+  @id:myagent.approval.other-client-answers @req:myagent.step-id.any-connection @req:myagent.session.join @scripted
   Scenario: Another client of the session sees the confirmation and may answer it
     myagent-events.md §Request/Response Pairing (step_id) and §Session
     Management: the confirmation belongs to the session, and user.reconnect

@@ -21,7 +21,7 @@ Feature: MyAgent cancellation
     And the client receives "agent.session_created"
     And I remember its "session_id" as "sid"
 
-  @id:myagent.cancel.mid-run @must @scripted
+  @id:myagent.cancel.mid-run @req:myagent.user.cancel @req:myagent.cancel.ends-run @scripted
   Scenario: user.cancel stops a running task
     myagent-events.md §All Event Types / User Events: "| user.cancel | Client →
     Server | Cancel current operation |": once the server has had a moment to
@@ -43,7 +43,7 @@ Feature: MyAgent cancellation
     And the client has received no "solver.completed"
     And the client has received no "agent.final_answer"
 
-  @id:myagent.cancel.interrupted @should @scripted
+  @id:myagent.cancel.interrupted @req:myagent.cancel.ends-run @req:myagent.flow.cancelled-task @req:myagent.agent.interrupted @scripted
   Scenario: A cancelled task is reported with solver.cancelled, the run as interrupted
     myagent-events.md §Event Flow Architecture / 1: a task ends with
     "solver.completed (or solver.cancelled)"; §Agent Events: agent.interrupted,
@@ -64,7 +64,7 @@ Feature: MyAgent cancellation
       | solver.cancelled  |
       | agent.interrupted |
 
-  @id:myagent.cancel.session-usable-after @must @scripted
+  @id:myagent.cancel.session-usable-after @req:myagent.session.active @req:myagent.user.cancel @req:myagent.cancel.ends-run @scripted
   Scenario: After a cancel the session accepts a new request
     myagent-events.md §Session Management / Session Lifecycle: the session stays
     Active after a cancelled operation; the next request runs its task to
@@ -89,7 +89,7 @@ Feature: MyAgent cancellation
       {"content": {"task": {"title": "again please"}}}
       """
 
-  @id:myagent.cancel.awaiting-confirmation @should @scripted
+  @id:myagent.cancel.awaiting-confirmation @req:myagent.cancel.ends-run @req:myagent.flow.denied @scripted
   Scenario: user.cancel while a confirmation is open stops the run without the tool
     myagent-events.md §Event Flow Architecture / 2: "[Continue or cancel based
     on response]"; user.cancel cancels the current operation, including one
@@ -117,7 +117,7 @@ Feature: MyAgent cancellation
     And the client receives no "agent.tool_call" within 300ms
     And the client has received no "solver.completed"
 
-  @id:myagent.cancel.one-task @should @scripted
+  @id:myagent.cancel.one-task @req:myagent.cancel.task @req:myagent.user.cancel-task @req:myagent.solver.cancelled @scripted
   Scenario: user.cancel_task cancels one task and the others still run
     myagent-events.md §All Event Types / User Events: user.cancel_task cancels a
     specific task; §Solver Events: solver.cancelled {task}.
@@ -148,7 +148,7 @@ Feature: MyAgent cancellation
     Then the client has received 1 "solver.completed" where "content.task.title" is "quick one"
     And the client has received no "solver.completed" where "content.task.title" is "/slow 20"
 
-  @id:myagent.cancel.restart-task @should @scripted
+  @id:myagent.cancel.restart-task @req:myagent.cancel.task @req:myagent.user.restart-task @req:myagent.solver.restarted @scripted
   Scenario: user.restart_task runs a cancelled task again
     myagent-events.md §All Event Types / User Events: user.restart_task restarts
     a failed task; §Solver Events: solver.restarted {task} with a retry count.

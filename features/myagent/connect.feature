@@ -21,19 +21,28 @@ Feature: MyAgent connection and session lifecycle
   recordings of longer connections (wsproxy, validate). The reference server
   is run with a 1 s interval, so these scenarios take 1 s there.
 
-  @id:myagent.connect.connected-first @must
+  @id:myagent.connect.connected @req:myagent.connection.connected @req:myagent.event.timestamp
+  Scenario: A new connection receives system.connected
+    myagent-events.md §Session Management / Connection Lifecycle: "New
+    connection receives `system.connected`"; every event carries an ISO 8601
+    timestamp (§Core Protocol Structure, timestamp: string).
+
+    Given a client connects
+    Then the client receives "system.connected"
+    And its "timestamp" is a string
+
+  @id:myagent.connect.connected-first @req:myagent.connection.connected-first @req:myagent.connection.connected
   Scenario: A new connection first receives system.connected
     myagent-events.md §Session Management / Connection Lifecycle: a new
-    connection receives system.connected; every event carries an ISO 8601
-    timestamp (§Core Protocol Structure, timestamp: string).
-    Interpretation: system.connected is the first event on the connection.
+    connection receives system.connected.
+    Interpretation: system.connected is the first event on the connection
+    (the spec does not say that nothing comes before it).
 
     Given a client connects
     Then the client receives "system.connected"
     And the first message the client received is "system.connected"
-    And its "timestamp" is a string
 
-  @id:myagent.connect.connected-content @should
+  @id:myagent.connect.connected-content @req:myagent.system.connected
   Scenario: system.connected carries {server_version, capabilities}
     myagent-events.md §All Event Types / System Events: "| system.connected |
     {server_version, capabilities} | Connection established |".
@@ -47,7 +56,7 @@ Feature: MyAgent connection and session lifecycle
     And its "content.server_version" is a string
     And its "content.capabilities" exists
 
-  @id:myagent.connect.create-session @must
+  @id:myagent.connect.create-session @req:myagent.session.create @req:myagent.agent.session-created @req:myagent.event.timestamp
   Scenario: user.create_session is answered with agent.session_created
     myagent-events.md §Session Management / Session Lifecycle: "Create:
     user.create_session → agent.session_created"; the new session has an
@@ -63,7 +72,7 @@ Feature: MyAgent connection and session lifecycle
     And its "session_id" is a string
     And its "timestamp" is a string
 
-  @id:myagent.connect.heartbeat @must
+  @id:myagent.connect.heartbeat @req:myagent.connection.heartbeat @req:myagent.connection.heartbeat-interval
   Scenario: An idle connection receives system.heartbeat
     myagent-events.md §Session Management / Connection Lifecycle: "Heartbeat:
     system.heartbeat every 30s (configurable)". The scenario allows 58 s
@@ -75,7 +84,7 @@ Feature: MyAgent connection and session lifecycle
     Then its "timestamp" is a string
     And the client stays connected for 100ms
 
-  @id:myagent.connect.heartbeat-in-session @must
+  @id:myagent.connect.heartbeat-in-session @req:myagent.connection.heartbeat
   Scenario: A connection in a session receives system.heartbeat too
     myagent-events.md §Session Management / Connection Lifecycle: heartbeats
     keep every connection alive, including one that joined a session. The
@@ -90,7 +99,7 @@ Feature: MyAgent connection and session lifecycle
     And the client receives "agent.session_created"
     Then the client receives "system.heartbeat" within 58s
 
-  @id:myagent.connect.heartbeat-content @should
+  @id:myagent.connect.heartbeat-content @req:myagent.system.heartbeat
   Scenario: system.heartbeat carries {timestamp}
     myagent-events.md §All Event Types / System Events: "| system.heartbeat |
     {timestamp} | Keep-alive signal |".

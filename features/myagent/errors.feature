@@ -11,7 +11,7 @@ Feature: MyAgent error events
     Given a client connects
     And the client receives "system.connected"
 
-  @id:myagent.errors.invalid-json @must
+  @id:myagent.errors.invalid-json @req:myagent.error.validation @req:myagent.event.json-objects @req:myagent.error.production-ready @req:myagent.event.invalid-input-refused
   Scenario: A frame that is not JSON is answered with error.validation
     myagent-events.md §Error Events: error.validation, "input validation
     fails"; §Overview: events are JSON objects. The connection stays usable.
@@ -28,7 +28,7 @@ Feature: MyAgent error events
       """
     Then the client receives "agent.session_created"
 
-  @id:myagent.errors.not-an-object @must
+  @id:myagent.errors.not-an-object @req:myagent.error.validation @req:myagent.event.json-objects @req:myagent.error.production-ready @req:myagent.event.invalid-input-refused
   Scenario: JSON that is not an object is answered with error.validation
     myagent-events.md §Overview: events are JSON objects following the
     EventProtocol model; §Error Events: error.validation.
@@ -44,7 +44,7 @@ Feature: MyAgent error events
       """
     Then the client receives "agent.session_created"
 
-  @id:myagent.errors.missing-event @must
+  @id:myagent.errors.missing-event @req:myagent.error.validation @req:myagent.event.event-required @req:myagent.error.production-ready @req:myagent.event.invalid-input-refused
   Scenario: An event without its event member is answered with error.validation
     myagent-events.md §Core Protocol Structure: event (the event type) is the
     one member the EventProtocol model requires besides timestamp;
@@ -61,7 +61,7 @@ Feature: MyAgent error events
       """
     Then the client receives "agent.session_created"
 
-  @id:myagent.errors.unknown-event @must
+  @id:myagent.errors.unknown-event @req:myagent.error.validation @req:myagent.error.production-ready @req:myagent.namespace.unknown-event
   Scenario: An unknown event type is answered with error.validation
     myagent-events.md §All Event Types / User Events lists the events a client
     sends; §Error Events: error.validation for input that fails validation.
@@ -77,7 +77,7 @@ Feature: MyAgent error events
       """
     Then the client receives "agent.session_created"
 
-  @id:myagent.errors.server-event-from-client @should
+  @id:myagent.errors.server-event-from-client @req:myagent.namespace.server-event-from-client @req:myagent.namespace.user-client-to-server
   Scenario: A server event sent by the client is refused
     myagent-events.md §Event Namespacing: user.* events go client → server, the
     other namespaces come from the server.
@@ -91,7 +91,7 @@ Feature: MyAgent error events
     Then the client receives "error.validation"
     And the client stays connected for 100ms
 
-  @id:myagent.errors.binary-frame @should
+  @id:myagent.errors.binary-frame @req:myagent.event.binary-refused
   Scenario: A binary frame is answered with error.validation
     myagent-events.md §Overview: events are JSON objects.
     Interpretation: JSON travels in text frames; a binary frame is refused with
@@ -105,7 +105,7 @@ Feature: MyAgent error events
       """
     Then the client receives "agent.session_created"
 
-  @id:myagent.errors.message-without-content @must
+  @id:myagent.errors.message-without-content @req:myagent.message.needs-content @req:myagent.user.message
   Scenario: A user.message without content is refused and starts no run
     myagent-events.md §All Event Types / User Events: user.message submits a
     query (its content, §Core Protocol Structure); §Error Events:
@@ -124,7 +124,7 @@ Feature: MyAgent error events
     Then the client receives "error.validation"
     And the client receives no "plan.start" within 300ms
 
-  @id:myagent.errors.mistyped-seq @must
+  @id:myagent.errors.mistyped-seq @req:myagent.error.validation @req:myagent.event.seq @req:myagent.error.production-ready @req:myagent.event.invalid-input-refused
   Scenario: A user.ack whose seq is not a number is refused
     myagent-events.md §Core Protocol Structure: seq?: number; §Reliable
     Delivery Mechanism: user.ack {seq}; §Error Events: error.validation.
@@ -142,7 +142,7 @@ Feature: MyAgent error events
     Then the client receives "error.validation"
     And the client stays connected for 100ms
 
-  @id:myagent.errors.response-without-step-id @must
+  @id:myagent.errors.response-without-step-id @req:myagent.step-id.unknown-refused @req:myagent.step-id.must-match
   Scenario: A user.response without step_id is refused
     myagent-events.md §Request/Response Pairing (step_id): "step_id must match
     for request/response correlation", so a response without one cannot be
@@ -160,7 +160,7 @@ Feature: MyAgent error events
       """
     Then the client receives "error.validation"
 
-  @id:myagent.errors.response-unknown-step @must
+  @id:myagent.errors.response-unknown-step @req:myagent.step-id.unknown-refused @req:myagent.step-id.must-match
   Scenario: A user.response to a step_id nobody asked is refused
     myagent-events.md §Request/Response Pairing (step_id): the response's
     step_id must match an agent.user_confirm; §Error Events: error.validation.
@@ -178,7 +178,7 @@ Feature: MyAgent error events
     Then the client receives "error.validation"
     And the client receives no "plan.start" within 300ms
 
-  @id:myagent.errors.no-session @should
+  @id:myagent.errors.no-session @req:myagent.session.one-per-connection
   Scenario: An event that needs a session on a connection without one is refused
     myagent-events.md §Session Management / Session Lifecycle: a session is
     created first (user.create_session).
@@ -192,7 +192,7 @@ Feature: MyAgent error events
     Then the client receives "error.validation"
     And the client stays connected for 100ms
 
-  @id:myagent.errors.cancel-idle @should
+  @id:myagent.errors.cancel-idle @req:myagent.cancel.idle
   Scenario: user.cancel with nothing running is refused
     myagent-events.md §All Event Types / User Events: user.cancel cancels the
     current operation.
@@ -212,7 +212,7 @@ Feature: MyAgent error events
     Then the client receives "error.validation"
     And the client has received no "agent.interrupted"
 
-  @id:myagent.errors.ack-unsent @should
+  @id:myagent.errors.ack-unsent @req:myagent.ack.beyond-last
   Scenario: An ack of a seq the server never sent is refused
     myagent-events.md §Reliable Delivery Mechanism: user.ack acknowledges a
     received event.
@@ -231,7 +231,7 @@ Feature: MyAgent error events
       """
     Then the client receives "error.validation"
 
-  @id:myagent.errors.unknown-session @should
+  @id:myagent.errors.unknown-session @req:myagent.session.unknown @req:myagent.error.recovery-failed
   Scenario: Resuming a session the server does not know fails with error.recovery_failed
     myagent-events.md §Error Events: error.recovery_failed, "recovery failed";
     §Event Flow Architecture / 3. Reconnection & State Recovery.
@@ -249,7 +249,7 @@ Feature: MyAgent error events
       """
     Then the client receives "agent.session_created"
 
-  @id:myagent.errors.last-seq-ahead @should
+  @id:myagent.errors.last-seq-ahead @req:myagent.buffer.last-seq-ahead @req:myagent.error.recovery-failed
   Scenario: Resuming from a last_seq the session never reached fails
     myagent-events.md §Error Events: error.recovery_failed; §Buffer Management:
     replay from last_seq.
@@ -270,7 +270,7 @@ Feature: MyAgent error events
       """
     Then client "B" receives "error.recovery_failed"
 
-  @id:myagent.errors.already-in-session @should
+  @id:myagent.errors.already-in-session @req:myagent.session.one-per-connection
   Scenario: A second user.create_session on the same connection is refused
     myagent-events.md §Session Management / Session Lifecycle.
     Interpretation: a connection belongs to one session; creating another on
@@ -289,7 +289,7 @@ Feature: MyAgent error events
     Then the client receives "error.validation"
     And the client has received 1 "agent.session_created"
 
-  @id:myagent.errors.run-in-progress @should @scripted
+  @id:myagent.errors.run-in-progress @req:myagent.flow.one-run @scripted
   Scenario: A second request while a run is in progress is refused
     myagent-events.md §Event Flow Architecture / 1: one pipeline per query.
     Interpretation: a user.solve_tasks while a run is active in the session is
@@ -314,7 +314,7 @@ Feature: MyAgent error events
     And the client receives "solver.completed"
     And the client has received 1 "solver.start"
 
-  @id:myagent.errors.execution-failed @must @scripted
+  @id:myagent.errors.execution-failed @req:myagent.error.execution @req:myagent.error.production-ready @scripted
   Scenario: A failing task is reported with error.execution
     myagent-events.md §All Event Types / Error Events: "| error.execution |
     Execution fails | Error type, context, recoverable flag | ✅ Production |";
@@ -340,7 +340,7 @@ Feature: MyAgent error events
       """
     Then the client receives "solver.completed"
 
-  @id:myagent.errors.task-coercion @should
+  @id:myagent.errors.task-coercion @req:myagent.flow.solve-tasks @req:myagent.plan.coercion-error
   Scenario: Tasks that cannot be read are reported with plan.coercion_error
     myagent-events.md §All Event Types / Plan Events: plan.coercion_error, an
     error message with error details, when the tasks cannot be coerced.

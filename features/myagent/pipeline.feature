@@ -25,7 +25,7 @@ Feature: MyAgent plan → solve → aggregate pipeline
     And the client receives "agent.session_created"
     And I remember its "session_id" as "sid"
 
-  @id:myagent.pipeline.full-order @must
+  @id:myagent.pipeline.full-order @req:myagent.flow.pipeline @req:myagent.seq.numbered
   Scenario: A user.message runs the whole pipeline in order
     myagent-events.md §Event Flow Architecture / 1. Plan → Solve → Aggregate
     Pipeline: the stages arrive in the documented order; pipeline.completed
@@ -49,7 +49,7 @@ Feature: MyAgent plan → solve → aggregate pipeline
     Then the client has received 1 "pipeline.completed" where "seq" is greater than {aggregated}
     And the client has received 1 "pipeline.completed" where "seq" is less than {final}
 
-  @id:myagent.pipeline.seq-numbered @must
+  @id:myagent.pipeline.seq-numbered @req:myagent.seq.numbered @req:myagent.event.seq @req:myagent.seq.order
   Scenario: Every event of a run carries an increasing seq
     myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack):
     events are numbered for reliable delivery; the check engine judges that the
@@ -65,7 +65,7 @@ Feature: MyAgent plan → solve → aggregate pipeline
     And the client receives "solver.completed"
     And its "seq" is greater than {solving}
 
-  @id:myagent.pipeline.plan-payload @should
+  @id:myagent.pipeline.plan-payload @req:myagent.plan.completed @req:myagent.plan.start
   Scenario: plan.completed lists the tasks with their count
     myagent-events.md §All Event Types / Plan Events: "| plan.start |
     {question: "..."} |" and "| plan.completed | {tasks: [...]} | {task_count,
@@ -86,7 +86,7 @@ Feature: MyAgent plan → solve → aggregate pipeline
     And its "metadata.task_count" is at least 1
     And the client has received at most 1 "agent.user_confirm"
 
-  @id:myagent.pipeline.echo-answer @must @scripted
+  @id:myagent.pipeline.echo-answer @req:myagent.agent.final-answer @scripted
   Scenario: The final answer carries the agent's reply
     myagent-events.md §All Event Types / Agent Events: agent.final_answer is the
     complete response. The scripted agent echoes plain text.
@@ -98,7 +98,7 @@ Feature: MyAgent plan → solve → aggregate pipeline
     Then the client receives "agent.final_answer"
     And its "content" contains "Echo: hello there"
 
-  @id:myagent.pipeline.thinking @must @scripted
+  @id:myagent.pipeline.thinking @req:myagent.flow.pipeline @req:myagent.agent.thinking @scripted
   Scenario: agent.thinking streams inside the solver stage
     myagent-events.md §Event Flow Architecture / 1: within a task, between
     solver.start and solver.completed, the agent reports agent.thinking.
@@ -112,7 +112,7 @@ Feature: MyAgent plan → solve → aggregate pipeline
       | agent.thinking   |
       | solver.completed |
 
-  @id:myagent.pipeline.tool-without-approval @must @scripted
+  @id:myagent.pipeline.tool-without-approval @req:myagent.flow.pipeline @req:myagent.agent.tool-call @req:myagent.agent.tool-result @scripted
   Scenario: A tool that needs no approval is reported as tool_call and tool_result
     myagent-events.md §Event Flow Architecture / 1: within a task the agent
     reports agent.tool_call (tool name, params) and agent.tool_result.
@@ -128,7 +128,7 @@ Feature: MyAgent plan → solve → aggregate pipeline
       | solver.completed  |
     And the client has received no "agent.user_confirm"
 
-  @id:myagent.pipeline.partial-answers @must @scripted
+  @id:myagent.pipeline.partial-answers @req:myagent.flow.pipeline @req:myagent.agent.partial-answer @req:myagent.seq.numbered @scripted
   Scenario: A streamed reply arrives as partial answers before the task completes
     myagent-events.md §All Event Types / Agent Events: agent.partial_answer is
     the streaming response; §Event Flow Architecture / 1: the task's events
@@ -144,7 +144,7 @@ Feature: MyAgent plan → solve → aggregate pipeline
       | agent.partial_answer |
       | solver.completed     |
 
-  @id:myagent.pipeline.solve-tasks @should
+  @id:myagent.pipeline.solve-tasks @req:myagent.flow.solve-tasks @req:myagent.user.solve-tasks @req:myagent.solver.start
   Scenario: user.solve_tasks runs the solver on each given task, without planning
     myagent-events.md §All Event Types / User Events: user.solve_tasks is direct
     solver execution; §Event Flow Architecture / 1: solver.start … solver.completed

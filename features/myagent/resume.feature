@@ -29,7 +29,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client receives "agent.session_created"
     And I remember its "session_id" as "sid"
 
-  @id:myagent.resume.ack-no-redelivery @must
+  @id:myagent.resume.ack-no-redelivery @req:myagent.buffer.no-duplicates @req:myagent.user.ack
   Scenario: An acknowledged event is not delivered again
     myagent-events.md §Reliable Delivery Mechanism: the client acknowledges
     receipt with user.ack {seq}; §Buffer Management: "ACK tracking prevents
@@ -49,7 +49,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client has received 1 "solver.completed"
     And the client has received no "error.validation"
 
-  @id:myagent.resume.ack-mid-run @must
+  @id:myagent.resume.ack-mid-run @req:myagent.user.ack @req:myagent.seq.numbered
   Scenario: Acknowledging events while the run goes on
     myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack):
     the client acknowledges each received event; acknowledging does not
@@ -70,7 +70,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client has received 1 "solver.start"
     And the client has received no "error.validation"
 
-  @id:myagent.resume.replay-completed-run @should
+  @id:myagent.resume.replay-completed-run @req:myagent.buffer.last-seq @req:myagent.flow.reconnection @req:myagent.buffer.replay-request
   Scenario: reconnect_with_state{session_id, last_seq} replays every buffered event after last_seq
     myagent-events.md §Event Flow Architecture / 3. Reconnection & State
     Recovery: "user.reconnect_with_state ↓ // Server sends buffered events
@@ -107,7 +107,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client has received 1 "solver.completed"
     And the client has received no "solver.start"
 
-  @id:myagent.resume.replay-keeps-seq @should
+  @id:myagent.resume.replay-keeps-seq @req:myagent.seq.per-session @req:myagent.buffer.replay-request
   Scenario: A replayed event keeps the seq it was first sent with
     myagent-events.md §Buffer Management: "On reconnect, client can request
     replay from last_seq"; §Event Flow Architecture / 3: "Server sends
@@ -141,7 +141,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     Then the client receives "solver.completed"
     And its "seq" is {done}
 
-  @id:myagent.resume.replay-keeps-session @should
+  @id:myagent.resume.replay-keeps-session @req:myagent.session.keeps-id @req:myagent.session.reconnect
   Scenario: A replayed event belongs to the session it was first sent in
     myagent-events.md §Session Management / Session Lifecycle: "1. Create …
     2. Active … 3. Reconnect: user.reconnect_with_state → Event replay … 4.
@@ -174,7 +174,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     Then the client receives "solver.completed"
     And its "session_id" is "{sid}"
 
-  @id:myagent.resume.replay-after-refresh @should @scripted
+  @id:myagent.resume.replay-after-refresh @req:myagent.flow.replay-resumes @req:myagent.flow.reconnection @scripted
   Scenario: A client that drops mid-run resumes without losing or repeating events
     myagent-events.md §Event Flow Architecture / 3. Reconnection & State
     Recovery: "// Client disconnects and reconnects ↓ user.reconnect_with_state
@@ -208,7 +208,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client has received 1 "solver.completed"
     And the client has received no "solver.start"
 
-  @id:myagent.resume.replay-nothing-missed @must
+  @id:myagent.resume.replay-nothing-missed @req:myagent.buffer.last-seq @req:myagent.buffer.no-duplicates @req:myagent.flow.reconnection
   Scenario: A client that missed nothing gets nothing it already had
     myagent-events.md §Reliable Delivery Mechanism / Buffer Management: replay
     from last_seq; "ACK tracking prevents duplicate deliveries". A client whose
@@ -242,7 +242,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client has received no "system.error"
     And the client has received no "error.recovery_failed"
 
-  @id:myagent.resume.replay-after-ack @should
+  @id:myagent.resume.replay-after-ack @req:myagent.buffer.last-acked @req:myagent.buffer.no-duplicates
   Scenario: Without last_seq the replay starts after the last acknowledged event
     myagent-events.md §Reliable Delivery Mechanism / Buffer Management: "ACK
     tracking prevents duplicate deliveries".
@@ -283,7 +283,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client has received no "system.error"
     And the client has received no "error.recovery_failed"
 
-  @id:myagent.resume.request-state @must
+  @id:myagent.resume.request-state @req:myagent.user.request-state @req:myagent.agent.state-exported
   Scenario: user.request_state is answered with the session's state
     myagent-events.md §All Event Types / User Events: user.request_state
     requests the session state; §Agent Events: agent.state_exported is the
@@ -298,7 +298,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And its "metadata" is an object
     And the client has received no "error.validation"
 
-  @id:myagent.resume.request-state-after-reconnect @should
+  @id:myagent.resume.request-state-after-reconnect @req:myagent.session.keeps-id
   Scenario: A session outlives its connection
     myagent-events.md §Session Management / Session Lifecycle: Reconnect is a
     stage between Active and End (agent.session_end); §Connection Lifecycle:
@@ -317,7 +317,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     Then the client receives "agent.state_exported"
     And its "session_id" is "{sid}"
 
-  @id:myagent.resume.reconnect-without-state @should @scripted
+  @id:myagent.resume.reconnect-without-state @req:myagent.session.join @req:myagent.user.reconnect @req:myagent.agent.state-restored @scripted
   Scenario: user.reconnect rejoins the session without a replay
     myagent-events.md §All Event Types / User Events: user.reconnect reconnects
     without state; §Agent Events: agent.state_restored, state recovered.
@@ -341,7 +341,7 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client receives "solver.completed"
     And the client has received no "solver.start"
 
-  @id:myagent.resume.fan-out @should
+  @id:myagent.resume.fan-out @req:myagent.session.join
   Scenario: Every connection of a session receives the same events
     myagent-events.md §Session Management: a session outlives its connections
     and user.reconnect joins it.

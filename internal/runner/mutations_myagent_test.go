@@ -23,7 +23,7 @@ func init() {
 			"myagent.cancel.awaiting-confirmation",
 		},
 		"myagent-timestamp-omitted": {
-			"myagent.connect.connected-first", "myagent.connect.create-session",
+			"myagent.connect.connected", "myagent.connect.create-session",
 		},
 		"myagent-connected-not-first": {
 			"myagent.connect.connected-first",

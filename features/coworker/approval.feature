@@ -11,7 +11,8 @@ Feature: Command approval
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.approval.approve @must @scripted
+  @id:coworker.approval.approve @scripted
+  @req:coworker.approval-response.definition @req:coworker.approval.blocks @req:coworker.approval.reason-code @req:coworker.approval.shape @req:coworker.approval-response.shape @req:coworker.flow.command-approval
   Scenario: An approved command runs and the turn finishes
     coworker-v3.md §Command Approval: session_busy true, approval {requestId,
     command, dangerous, reasonCode}, approval_response {approved: true}, the
@@ -39,7 +40,8 @@ Feature: Command approval
       | session_busy       | {"busy": false}                                            |
     And the client has received no "error"
 
-  @id:coworker.approval.deny @must @scripted
+  @id:coworker.approval.deny @scripted
+  @req:coworker.approval.denied-not-run @req:coworker.approval-response.definition @req:coworker.approval-response.shape @req:coworker.flow.command-approval
   Scenario: A denied command does not run and the turn still finishes
     coworker-v3.md §approval_response: "Approve or deny a command"; the
     agent continues and ends its turn (§Command Approval). A denied command
@@ -62,7 +64,8 @@ Feature: Command approval
       | session_busy       | {"busy": false} |
     And the client has received no "model_stream_chunk" where "part.output.exitCode" is 0
 
-  @id:coworker.approval.blocks-agent @must @scripted
+  @id:coworker.approval.blocks-agent @scripted
+  @req:coworker.approval.blocks @req:coworker.behavior.request-id-pairing @req:coworker.approval-response.shape
   Scenario: An approval blocks the agent until it is answered
     coworker-v3.md §approval: "Blocks the agent until you reply with
     approval_response"; §Command Approval: "agent blocks, waiting".
@@ -85,7 +88,8 @@ Feature: Command approval
       {"busy": false}
       """
 
-  @id:coworker.approval.dangerous @should @scripted
+  @id:coworker.approval.dangerous @scripted
+  @req:coworker.approval.dangerous @req:coworker.approval.shape @req:coworker.approval.reason-code
   Scenario: A destructive command is flagged dangerous
     coworker-v3.md §approval: the example "rm -rf /tmp/old-builds" is
     {dangerous: true, reasonCode: "matches_dangerous_pattern"}.
@@ -100,7 +104,8 @@ Feature: Command approval
     And its "dangerous" is true
     And its "reasonCode" is "matches_dangerous_pattern"
 
-  @id:coworker.approval.answered-twice @should @scripted
+  @id:coworker.approval.answered-twice @scripted
+  @req:coworker.request.unmatched-reply @req:coworker.behavior.request-id-pairing
   Scenario: A second answer to the same approval changes nothing
     coworker-v3.md §Important Behaviors: requestId pairing; one response
     unblocks the agent. Once answered, the requestId names no pending
@@ -135,7 +140,8 @@ Feature: Command approval
     And the client has received 1 "assistant_message"
     And the client has received 1 "session_busy" where "busy" is true
 
-  @id:coworker.approval.ask-id-refused @should @scripted
+  @id:coworker.approval.ask-id-refused @scripted
+  @req:coworker.request.unmatched-reply @req:coworker.ask.blocks @req:coworker.behavior.request-id-pairing
   Scenario: approval_response naming an ask's requestId does not answer the ask
     coworker-v3.md §approval_response: requestId comes "from the approval
     event"; §ask_response: "from the ask event"; §ask: "Blocks the agent

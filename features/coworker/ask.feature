@@ -11,7 +11,8 @@ Feature: The agent asks the user
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.ask.round-trip @must @scripted
+  @id:coworker.ask.round-trip @scripted
+  @req:coworker.behavior.request-id-pairing @req:coworker.ask.blocks @req:coworker.ask-response.definition @req:coworker.ask.shape @req:coworker.ask-response.shape @req:coworker.flow.ask
   Scenario: A multiple-choice ask is answered and the turn goes on
     coworker-v3.md §ask (multiple choice), §ask_response, §Ask Flow: the ask
     carries a requestId, the question and options; the ask_response with that
@@ -40,7 +41,8 @@ Feature: The agent asks the user
       """
     And the client has received no "error"
 
-  @id:coworker.ask.free-text @must @scripted
+  @id:coworker.ask.free-text @scripted
+  @req:coworker.ask.shape @req:coworker.ask.blocks @req:coworker.ask-response.definition
   Scenario: A free-text ask has no options and takes any answer
     coworker-v3.md §ask: a "Free-text question" is {requestId, question}
     without options; the answer is the user's text.
@@ -64,7 +66,8 @@ Feature: The agent asks the user
       {"busy": false}
       """
 
-  @id:coworker.ask.blocks-agent @must @scripted
+  @id:coworker.ask.blocks-agent @scripted
+  @req:coworker.ask.blocks @req:coworker.behavior.request-id-pairing
   Scenario: An ask blocks the agent until it is answered
     coworker-v3.md §ask: "Blocks the agent until you reply with
     ask_response"; the session stays busy and the agent says nothing more
@@ -88,7 +91,8 @@ Feature: The agent asks the user
       {"busy": false}
       """
 
-  @id:coworker.ask.unknown-request-id @should @scripted
+  @id:coworker.ask.unknown-request-id @scripted
+  @req:coworker.request.unmatched-reply @req:coworker.behavior.request-id-pairing
   Scenario: An answer naming no pending ask does not unblock it
     coworker-v3.md §Important Behaviors: "requestId pairing: ask and approval
     events block the agent until you respond with the matching requestId".

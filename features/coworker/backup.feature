@@ -14,7 +14,8 @@ Feature: Session backup and checkpoints
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.backup.get @must
+  @id:coworker.backup.get
+  @req:coworker.session-backup-state.emitted @req:coworker.session-backup-get.definition @req:coworker.type.session-backup-state @req:coworker.session-backup-state.reasons @req:coworker.flow.backup
   Scenario: session_backup_get is answered with the backup state
     coworker-v3.md §session_backup_get: "Request backup/checkpoint state for
     the active session"; §session_backup_state {reason: "requested"}, the
@@ -33,7 +34,8 @@ Feature: Session backup and checkpoints
     And its "backup.checkpoints" is an array
     And its "backup.originalSnapshot.kind" is a string
 
-  @id:coworker.backup.checkpoint @must
+  @id:coworker.backup.checkpoint
+  @req:coworker.session-backup-checkpoint.definition @req:coworker.type.session-backup-checkpoint @req:coworker.session-backup-state.emitted @req:coworker.session-backup-state.reasons
   Scenario: session_backup_checkpoint creates a manual checkpoint
     coworker-v3.md §session_backup_checkpoint: "Create a manual checkpoint
     immediately"; §SessionBackupCheckpoint: trigger "manual" for a manual
@@ -49,7 +51,8 @@ Feature: Session backup and checkpoints
       """
     And its "backup.checkpoints" contains {"trigger": "manual"}
 
-  @id:coworker.backup.restore-checkpoint @must @mutates-target @serial
+  @id:coworker.backup.restore-checkpoint @mutates-target @serial
+  @req:coworker.session-backup-restore.definition @req:coworker.session-backup-state.emitted @req:coworker.session-backup-state.reasons @req:coworker.flow.backup
   Scenario: session_backup_restore restores a checkpoint
     coworker-v3.md §session_backup_restore: "Restore the workspace to ... a
     specific checkpoint"; §Backup / Checkpoint Flow: session_backup_state
@@ -74,7 +77,8 @@ Feature: Session backup and checkpoints
       """
     And its "backup.sessionId" is "{sid}"
 
-  @id:coworker.backup.restore-original @must @mutates-target @serial
+  @id:coworker.backup.restore-original @mutates-target @serial
+  @req:coworker.session-backup-restore.definition @req:coworker.session-backup-restore.shape @req:coworker.session-backup-state.reasons
   Scenario: session_backup_restore without checkpointId restores the original snapshot
     coworker-v3.md §session_backup_restore: "Restore to original snapshot"
     when no checkpointId is given.
@@ -88,7 +92,8 @@ Feature: Session backup and checkpoints
       {"reason": "restore"}
       """
 
-  @id:coworker.backup.delete-checkpoint @must @mutates-target
+  @id:coworker.backup.delete-checkpoint @mutates-target
+  @req:coworker.session-backup-delete-checkpoint.definition @req:coworker.session-backup-state.emitted @req:coworker.session-backup-state.reasons
   Scenario: session_backup_delete_checkpoint deletes the checkpoint
     coworker-v3.md §session_backup_delete_checkpoint: "Delete a checkpoint
     (metadata + stored patch)"; §session_backup_state reason delete.
@@ -113,7 +118,8 @@ Feature: Session backup and checkpoints
       """
     And its "backup.checkpoints" has 0 items
 
-  @id:coworker.backup.delete-unknown @should
+  @id:coworker.backup.delete-unknown
+  @req:coworker.session-backup.unknown-checkpoint @req:coworker.error-reference.backup-error @req:coworker.error-reference.validation-failed
   Scenario: Deleting a checkpoint that does not exist is refused
     coworker-v3.md §session_backup_delete_checkpoint; §Error Reference:
     backup_error (backup operation failure) or validation_failed (invalid

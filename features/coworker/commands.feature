@@ -9,7 +9,8 @@ Feature: Tools and slash commands
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.commands.list-tools @must
+  @id:coworker.commands.list-tools
+  @req:coworker.tools.response @req:coworker.list-tools.definition @req:coworker.tools.shape
   Scenario: list_tools is answered with tools
     coworker-v3.md §list_tools: "Request the list of available tools";
     §tools: a list of tool names.
@@ -23,7 +24,8 @@ Feature: Tools and slash commands
     And its "tools" is an array
     And its "tools.0" is a string
 
-  @id:coworker.commands.list-commands @must
+  @id:coworker.commands.list-commands
+  @req:coworker.commands.response @req:coworker.list-commands.definition @req:coworker.type.command-info @req:coworker.type.command-source
   Scenario: list_commands is answered with commands
     coworker-v3.md §list_commands: slash command metadata for this session;
     §commands: each CommandInfo has name, source and hints.
@@ -39,7 +41,8 @@ Feature: Tools and slash commands
     And its "commands.0.source" is one of ["command", "mcp", "skill"]
     And its "commands.0.hints" is an array
 
-  @id:coworker.commands.execute @must
+  @id:coworker.commands.execute
+  @req:coworker.flow.command-execution @req:coworker.execute-command.definition @req:coworker.commands.response
   Scenario: execute_command runs a normal turn echoed as the command line
     coworker-v3.md §execute_command: "Execute a server-side slash command by
     name"; §Command Execution: user_message echo "/NAME ARGUMENTS",
@@ -63,7 +66,8 @@ Feature: Tools and slash commands
       | session_busy      | {"busy": false} |
     And the client has received 1 "user_message" where "text" is "/{cmd} HEAD~2..HEAD"
 
-  @id:coworker.commands.execute-client-message-id @should
+  @id:coworker.commands.execute-client-message-id
+  @req:coworker.execute-command.client-message-id @req:coworker.user-message.client-message-id
   Scenario: execute_command echoes its clientMessageId
     coworker-v3.md §execute_command: clientMessageId is optional;
     §user_message: clientMessageId is "echoed back for dedup".
@@ -86,7 +90,8 @@ Feature: Tools and slash commands
       {"busy": false}
       """
 
-  @id:coworker.commands.execute-script @must @reference-fixture
+  @id:coworker.commands.execute-script @reference-fixture
+  @req:coworker.execute-command.definition @req:coworker.flow.command-execution
   Scenario: A command's template expands its arguments into the turn
     coworker-v3.md §execute_command: "The server resolves the command
     template and runs a normal agent turn with the expanded text". The
@@ -103,7 +108,8 @@ Feature: Tools and slash commands
     And the client receives "ask"
     And its "question" is "Proceed?"
 
-  @id:coworker.commands.execute-unknown @should
+  @id:coworker.commands.execute-unknown
+  @req:coworker.execute-command.unknown @req:coworker.error-reference.validation-failed
   Scenario: execute_command of an unknown command is refused
     coworker-v3.md §execute_command: executes a command "by name".
     Interpretation: a name list_commands does not offer is validation_failed

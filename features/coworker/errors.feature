@@ -10,7 +10,8 @@ Feature: Structured errors
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.errors.invalid-json @must
+  @id:coworker.errors.invalid-json
+  @req:coworker.error-reference.invalid-json @req:coworker.error-reference.source-protocol @req:coworker.error.codes @req:coworker.event.json
   Scenario: Malformed JSON is invalid_json
     coworker-v3.md §Error Reference: invalid_json, "Malformed JSON payload",
     from the protocol source ("Parse/shape/session validation in websocket
@@ -28,7 +29,8 @@ Feature: Structured errors
     And its "sessionId" is "{sid}"
     And its "message" is a string
 
-  @id:coworker.errors.invalid-payload @must
+  @id:coworker.errors.invalid-payload
+  @req:coworker.error-reference.invalid-payload @req:coworker.error-reference.source-protocol @req:coworker.error.codes
   Scenario Outline: JSON that is not an object is invalid_payload (<what>)
     coworker-v3.md §Error Reference: invalid_payload, "Parsed JSON is not an
     object".
@@ -48,7 +50,8 @@ Feature: Structured errors
       | number | 42                                      |
       | null   | null                                    |
 
-  @id:coworker.errors.missing-type @must
+  @id:coworker.errors.missing-type
+  @req:coworker.error-reference.missing-type @req:coworker.error-reference.source-protocol @req:coworker.error.codes
   Scenario Outline: A missing or non-string type is missing_type (<what>)
     coworker-v3.md §Error Reference: missing_type, "Missing/non-string type".
 
@@ -67,7 +70,8 @@ Feature: Structured errors
       | null type   | {"type": null, "sessionId": "{sid}"}       |
       | object type | {"type": {"name": "ping"}, "sessionId": "{sid}"} |
 
-  @id:coworker.errors.unknown-type @must
+  @id:coworker.errors.unknown-type
+  @req:coworker.error-reference.unknown-type @req:coworker.error-reference.source-protocol @req:coworker.error.codes
   Scenario: An unrecognized type is unknown_type
     coworker-v3.md §Error Reference: unknown_type, "Unrecognized type".
 
@@ -79,7 +83,8 @@ Feature: Structured errors
     And its "code" is "unknown_type"
     And its "source" is "protocol"
 
-  @id:coworker.errors.connect-provider-removed @must
+  @id:coworker.errors.connect-provider-removed
+  @req:coworker.error-reference.unknown-type @req:coworker.migration.connect-provider-removed
   Scenario: connect_provider, removed in 3.0, is an unknown type
     coworker-v3.md §Protocol v3 Migration: "connect_provider is removed";
     clients use provider_auth_authorize, provider_auth_callback and
@@ -94,7 +99,8 @@ Feature: Structured errors
     And its "code" is "unknown_type"
     And the client receives no "provider_auth_result" within 300ms
 
-  @id:coworker.errors.validation-failed @must
+  @id:coworker.errors.validation-failed
+  @req:coworker.error-reference.validation-failed @req:coworker.error-reference.source-protocol @req:coworker.error.codes
   Scenario Outline: A required member missing or invalid is validation_failed (<what>)
     coworker-v3.md §Error Reference: validation_failed, "Required field
     missing/invalid" (the message shapes of §Client -> Server Messages), from
@@ -124,7 +130,8 @@ Feature: Structured errors
       | SLO op outside its enum        | harness_slo_evaluate      | , "checks": [{"id": "c", "type": "custom", "queryType": "promql", "query": "up", "op": "=~", "threshold": 0, "windowSec": 300}] | harness_slo_result |
       | checkpointId missing on delete | session_backup_delete_checkpoint |                                                               | session_backup_state       |
 
-  @id:coworker.errors.permission-denied @should
+  @id:coworker.errors.permission-denied
+  @req:coworker.read-skill.unknown @req:coworker.error-reference.permission-denied @req:coworker.error-reference.validation-failed
   Scenario: A skill name that leaves the skills directory is refused
     coworker-v3.md §Error Reference: permission_denied, "Path/URL/policy
     guard blocked action"; validation_failed, "Required field
@@ -141,7 +148,8 @@ Feature: Structured errors
     And its "code" is one of ["permission_denied", "validation_failed"]
     And the client receives no "skill_content" within 300ms
 
-  @id:coworker.errors.provider-error @should @reference-fixture
+  @id:coworker.errors.provider-error @reference-fixture
+  @req:coworker.set-model.unknown-model @req:coworker.error-reference.provider-error @req:coworker.error-reference.source-provider
   Scenario: Switching to a model the provider does not offer is provider_error
     coworker-v3.md §Error Reference: provider_error, "Provider auth or model
     operation failure", from the provider source. Interpretation: set_model
@@ -159,7 +167,8 @@ Feature: Structured errors
     And its "source" is "provider"
     And the client receives no "config_updated" within 300ms
 
-  @id:coworker.errors.backup-error @should
+  @id:coworker.errors.backup-error
+  @req:coworker.session-backup.unknown-checkpoint @req:coworker.error-reference.backup-error @req:coworker.error-reference.source-backup
   Scenario: Restoring a checkpoint that does not exist is backup_error
     coworker-v3.md §Error Reference: backup_error, "Session backup/checkpoint
     operation failure", from the backup source. Interpretation: restoring an
@@ -174,7 +183,8 @@ Feature: Structured errors
     And its "source" is "backup"
     And the client receives no "session_backup_state" within 300ms
 
-  @id:coworker.errors.observability-error @should
+  @id:coworker.errors.observability-error
+  @req:coworker.observability-query.invalid @req:coworker.error-reference.observability-error @req:coworker.error-reference.validation-failed
   Scenario: An empty observability query is refused
     coworker-v3.md §Error Reference: observability_error, "Query/evaluation
     or observability failure"; validation_failed, "Required field
@@ -190,7 +200,8 @@ Feature: Structured errors
     And its "code" is one of ["observability_error", "validation_failed"]
     And the client receives no "observability_query_result" within 300ms
 
-  @id:coworker.errors.reversed-window @should
+  @id:coworker.errors.reversed-window
+  @req:coworker.observability-query.invalid @req:coworker.type.observability-query-request
   Scenario: A query window that ends before it starts is not evaluated
     coworker-v3.md §observability_query: fromMs and toMs bound the query;
     §Error Reference: observability_error, "Query/evaluation or
@@ -206,7 +217,8 @@ Feature: Structured errors
     And I wait 500ms
     Then the client has received no "observability_query_result" where "result.status" is "ok"
 
-  @id:coworker.errors.internal-error @should @scripted
+  @id:coworker.errors.internal-error @scripted
+  @req:coworker.turn.failed @req:coworker.error-reference.internal-error @req:coworker.error-reference.source-session @req:coworker.error.any-condition
   Scenario: A failed agent turn is an error event and ends the turn
     coworker-v3.md §error: "Any error condition"; §Error Reference:
     internal_error, "Unexpected runtime failure". The turn still ends with
@@ -225,7 +237,8 @@ Feature: Structured errors
       {"busy": false}
       """
 
-  @id:coworker.errors.binary-frame @should
+  @id:coworker.errors.binary-frame
+  @req:coworker.client.invalid-frame @req:coworker.client.json
   Scenario: A binary frame is refused with an error event
     coworker-v3.md §Client -> Server Messages: "All messages are JSON" (text).
     Interpretation: the spec has no code for a binary frame; it is not a JSON
@@ -236,7 +249,8 @@ Feature: Structured errors
     And its "code" is one of ["invalid_payload", "invalid_json"]
     And the client stays connected for 100ms
 
-  @id:coworker.errors.session-survives @should
+  @id:coworker.errors.session-survives
+  @req:coworker.error.session-survives @req:coworker.ping.pong
   Scenario: The session keeps working after an error
     coworker-v3.md §error: errors are events of the session (they carry its
     sessionId). Interpretation: an error does not end the connection or the

@@ -9,7 +9,8 @@ Feature: Observability and harness
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.observability.query @must
+  @id:coworker.observability.query
+  @req:coworker.observability-query-result.shape @req:coworker.observability-query.definition @req:coworker.observability-query.shape
   Scenario: observability_query is answered with its result envelope
     coworker-v3.md §observability_query: "Run an observability query
     (logql / promql / traceql)"; §observability_query_result: "Result
@@ -28,7 +29,8 @@ Feature: Observability and harness
     And its "result.toMs" is 1738736700000
     And its "result.status" is a string
 
-  @id:coworker.observability.query-kinds @must
+  @id:coworker.observability.query-kinds
+  @req:coworker.observability-query-result.shape @req:coworker.observability-query.definition @req:coworker.type.observability-query-type
   Scenario Outline: A <kind> query is answered with a <kind> result
     coworker-v3.md §ObservabilityQueryType: logql, promql or traceql; the
     result envelope names the query's type.
@@ -47,7 +49,8 @@ Feature: Observability and harness
       | logql   | {app=\"coworker\"} \|= \"error\" |
       | traceql | { duration > 500ms }           |
 
-  @id:coworker.observability.harness-context-unset @must
+  @id:coworker.observability.harness-context-unset
+  @req:coworker.harness-context.null-if-unset @req:coworker.harness-context-get.definition
   Scenario: harness_context_get on a new session answers a null context
     coworker-v3.md §harness_context_get: "Fetch the current harness context
     payload for this session"; §harness_context: "(null if unset)".
@@ -60,7 +63,8 @@ Feature: Observability and harness
     And its "sessionId" is "{sid}"
     And its "context" is null
 
-  @id:coworker.observability.harness-context-set @must
+  @id:coworker.observability.harness-context-set
+  @req:coworker.harness-context-set.definition @req:coworker.harness-context-get.definition @req:coworker.type.harness-context-payload @req:coworker.harness-context.shape
   Scenario: harness_context_set replaces the context that get returns
     coworker-v3.md §harness_context_set: "Set/replace the harness context
     payload for this session"; §harness_context: the current payload.
@@ -87,7 +91,8 @@ Feature: Observability and harness
     And its "context.constraints" has 1 item
     And the client has received no "error"
 
-  @id:coworker.observability.slo-evaluate @must
+  @id:coworker.observability.slo-evaluate
+  @req:coworker.harness-slo-result.shape @req:coworker.harness-slo-evaluate.definition @req:coworker.type.harness-slo-check
   Scenario: harness_slo_evaluate is answered with harness_slo_result
     coworker-v3.md §harness_slo_evaluate: "Evaluate one or more SLO checks";
     §harness_slo_result: the summary {passed, fromMs, toMs, checks} with each
@@ -107,7 +112,8 @@ Feature: Observability and harness
     And its "result.checks.0.op" is "<="
     And its "result.checks.0.pass" is a boolean
 
-  @id:coworker.observability.slo-verdict @should @reference-fixture
+  @id:coworker.observability.slo-verdict @reference-fixture
+  @req:coworker.harness-slo-result.passed @req:coworker.harness-slo-result.shape @req:coworker.harness-slo-evaluate.definition
   Scenario: A failing SLO check makes the summary fail
     coworker-v3.md §harness_slo_result: passed is the verdict over the checks.
     The reference server's observability back end (a fixture only it ships)

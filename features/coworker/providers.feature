@@ -12,7 +12,8 @@ Feature: Provider and model control
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.providers.catalog @must
+  @id:coworker.providers.catalog
+  @req:coworker.provider-catalog-get.definition @req:coworker.provider-catalog.shape
   Scenario: provider_catalog_get is answered with provider_catalog
     coworker-v3.md §provider_catalog_get: "Request provider catalog metadata
     (all providers, default models, connected providers)"; §provider_catalog:
@@ -31,7 +32,8 @@ Feature: Provider and model control
     And its "default" is an object
     And its "connected" is an array
 
-  @id:coworker.providers.auth-methods @must
+  @id:coworker.providers.auth-methods
+  @req:coworker.provider-auth-methods-get.definition @req:coworker.provider-auth-methods.shape
   Scenario: provider_auth_methods_get is answered with provider_auth_methods
     coworker-v3.md §provider_auth_methods_get: "Request supported provider
     auth methods"; §provider_auth_methods: methods keyed by provider id.
@@ -44,7 +46,8 @@ Feature: Provider and model control
     And its "sessionId" is "{sid}"
     And its "methods" is an object
 
-  @id:coworker.providers.status @must
+  @id:coworker.providers.status
+  @req:coworker.provider-status.response @req:coworker.refresh-provider-status.definition @req:coworker.provider-status.shape
   Scenario: refresh_provider_status is answered with provider_status
     coworker-v3.md §refresh_provider_status, §provider_status: "Sent in
     response to refresh_provider_status", a providers list with
@@ -58,7 +61,8 @@ Feature: Provider and model control
     And its "sessionId" is "{sid}"
     And its "providers" is an array
 
-  @id:coworker.providers.bootstrap @must
+  @id:coworker.providers.bootstrap
+  @req:coworker.flow.provider-bootstrap @req:coworker.provider-catalog-get.definition @req:coworker.provider-auth-methods-get.definition @req:coworker.provider-status.response
   Scenario: The provider bootstrap requests are each answered
     coworker-v3.md §Provider Bootstrap: provider_catalog_get,
     provider_auth_methods_get and refresh_provider_status are answered with
@@ -83,7 +87,8 @@ Feature: Provider and model control
       """
     Then the client receives "provider_status"
 
-  @id:coworker.providers.set-model @must
+  @id:coworker.providers.set-model
+  @req:coworker.config-updated.emitted @req:coworker.set-model.definition @req:coworker.type.config-subset @req:coworker.flow.model-change
   Scenario: set_model is answered with config_updated
     coworker-v3.md §set_model: "Switch AI model and/or provider at runtime";
     §config_updated: emitted by set_model with the new config; §Model Change.
@@ -99,7 +104,8 @@ Feature: Provider and model control
     And its "config.workingDirectory" is a string
     And its "config.outputDirectory" is a string
 
-  @id:coworker.providers.set-model-claude-code @must
+  @id:coworker.providers.set-model-claude-code
+  @req:coworker.type.provider-name @req:coworker.set-model.definition @req:coworker.config-updated.emitted
   Scenario: set_model accepts every ProviderName, claude-code included
     coworker-v3.md §Type Definitions: type ProviderName = "google" |
     "openai" | "anthropic" | "codex-cli" | "claude-code"; §set_model:
@@ -117,7 +123,8 @@ Feature: Provider and model control
     And its "config.model" is "claude-sonnet-4-5"
     And the client has received no "error"
 
-  @id:coworker.providers.set-model-same-provider @must
+  @id:coworker.providers.set-model-same-provider
+  @req:coworker.set-model.definition @req:coworker.set-model.shape @req:coworker.config-updated.emitted
   Scenario: set_model without provider switches the model only
     coworker-v3.md §set_model: provider is optional ("Switch AI model and/or
     provider"); §Model Change.
@@ -137,7 +144,8 @@ Feature: Provider and model control
       """
     And its "config.provider" is "openai"
 
-  @id:coworker.providers.oauth-authorize @must
+  @id:coworker.providers.oauth-authorize
+  @req:coworker.provider-auth-challenge.returned @req:coworker.provider-auth-authorize.definition @req:coworker.provider-auth-challenge.shape
   Scenario: provider_auth_authorize is answered with a challenge
     coworker-v3.md §provider_auth_authorize: "Start an auth challenge for an
     OAuth-capable method"; §provider_auth_challenge: "Challenge details
@@ -154,7 +162,8 @@ Feature: Provider and model control
     And its "challenge.method" is a string
     And its "challenge.instructions" is a string
 
-  @id:coworker.providers.oauth-callback @must @reference-fixture @mutates-target
+  @id:coworker.providers.oauth-callback @reference-fixture @mutates-target
+  @req:coworker.provider-auth-result.result-of @req:coworker.provider-auth-callback.definition @req:coworker.provider-auth-result.shape
   Scenario: provider_auth_callback is answered with provider_auth_result
     coworker-v3.md §provider_auth_callback: "Complete an auth flow after
     authorize"; §provider_auth_result: "Result of provider_auth_set_api_key
@@ -182,7 +191,8 @@ Feature: Provider and model control
       """
     And the client receives "pong"
 
-  @id:coworker.providers.oauth-flow @must @reference-fixture @mutates-target
+  @id:coworker.providers.oauth-flow @reference-fixture @mutates-target
+  @req:coworker.flow.provider-auth @req:coworker.provider-auth-result.result-of @req:coworker.provider-auth-challenge.shape
   Scenario: A successful OAuth sign-in is followed by status and catalog
     coworker-v3.md §Provider Auth (OAuth): authorize → provider_auth_challenge
     {challenge: {method: "auto", ...}}, callback → provider_auth_result
@@ -209,7 +219,8 @@ Feature: Provider and model control
       | provider_catalog     |                                                        |
     And its "connected" contains "codex-cli"
 
-  @id:coworker.providers.set-api-key @must @mutates-target
+  @id:coworker.providers.set-api-key @mutates-target
+  @req:coworker.provider-auth-result.result-of @req:coworker.provider-auth-set-api-key.definition @req:coworker.provider-auth-result.shape
   Scenario: provider_auth_set_api_key is answered with provider_auth_result
     coworker-v3.md §provider_auth_set_api_key: "Set an API key for a provider
     auth method"; §provider_auth_result. Saving a key changes the target's
@@ -229,7 +240,8 @@ Feature: Provider and model control
       """
     And the client receives "pong"
 
-  @id:coworker.providers.set-api-key-saved @should @scripted @mutates-target
+  @id:coworker.providers.set-api-key-saved @scripted @mutates-target
+  @req:coworker.provider.rejected-key @req:coworker.provider-auth-result.result-of @req:coworker.provider-auth-result.shape
   Scenario: A saved API key connects the provider
     coworker-v3.md §provider_auth_result example: {ok: true, mode: "api_key",
     message: "Provider key saved."}. Interpretation: like the OAuth flow, a
@@ -246,7 +258,8 @@ Feature: Provider and model control
       | provider_catalog     |                                                       |
     And its "connected" contains "google"
 
-  @id:coworker.providers.rejected-key @should @reference-fixture @mutates-target
+  @id:coworker.providers.rejected-key @reference-fixture @mutates-target
+  @req:coworker.provider.rejected-key @req:coworker.provider-auth-result.result-of
   Scenario: A rejected API key is a result with ok false, not an error
     coworker-v3.md §provider_auth_result: ok reports the outcome.
     Interpretation: a well-formed request whose key the provider rejects is
@@ -263,7 +276,8 @@ Feature: Provider and model control
     And its "message" is a string
     And the client receives no "error" within 300ms
 
-  @id:coworker.providers.authorize-api-key-method @should @scripted
+  @id:coworker.providers.authorize-api-key-method @scripted
+  @req:coworker.provider.authorize-non-oauth @req:coworker.error-reference.provider-error @req:coworker.error-reference.source-provider
   Scenario: provider_auth_authorize on an API-key method is provider_error
     coworker-v3.md §provider_auth_authorize: for "an OAuth-capable method";
     §Error Reference: provider_error, "Provider auth or model operation
@@ -278,7 +292,8 @@ Feature: Provider and model control
     And its "source" is "provider"
     And the client receives no "provider_auth_challenge" within 300ms
 
-  @id:coworker.providers.unknown-provider @should
+  @id:coworker.providers.unknown-provider
+  @req:coworker.provider.unknown-name @req:coworker.type.provider-name @req:coworker.error-reference.validation-failed
   Scenario: A provider that is not a ProviderName is refused
     coworker-v3.md §Type Definitions: ProviderName is one of google, openai,
     anthropic, codex-cli, claude-code; §Error Reference: validation_failed

@@ -11,7 +11,8 @@ Feature: sessionId on every client message
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.session-id.required @must
+  @id:coworker.session-id.required
+  @req:coworker.client.session-id-missing @req:coworker.client.session-id @req:coworker.error-reference.validation-failed @req:coworker.error-reference.unknown-session @req:coworker.error-reference.source-protocol
   Scenario Outline: <type> without sessionId is refused and not carried out
     coworker-v3.md §Client -> Server Messages: every message but client_hello
     must include sessionId; a message without it is refused with an error
@@ -59,7 +60,8 @@ Feature: sessionId on every client message
       | session_backup_restore           |                                                                                                                                         | session_backup_state        |
       | session_backup_delete_checkpoint | , "checkpointId": "cp-0001"                                                                                                             | session_backup_state        |
 
-  @id:coworker.session-id.required-provider-reads @must
+  @id:coworker.session-id.required-provider-reads
+  @req:coworker.client.session-id-missing @req:coworker.client.session-id @req:coworker.error-reference.validation-failed @req:coworker.error-reference.unknown-session @req:coworker.error-reference.source-protocol
   Scenario Outline: <type> without sessionId is refused
     coworker-v3.md §Client -> Server Messages: every message but client_hello
     must include sessionId; a message without it is refused with an error
@@ -85,7 +87,8 @@ Feature: sessionId on every client message
       | provider_catalog_get             |                                                                                                                                         | provider_catalog            |
       | provider_auth_methods_get        |                                                                                                                                         | provider_auth_methods       |
 
-  @id:coworker.session-id.unknown @must
+  @id:coworker.session-id.unknown
+  @req:coworker.error-reference.unknown-session @req:coworker.ping.valid-session @req:coworker.error-reference.source-protocol @req:coworker.event.json
   Scenario: A sessionId that is not the connection's is unknown_session
     coworker-v3.md §Error Reference: unknown_session is a "sessionId mismatch
     for this connection"; §ping: ping "Requires a valid sessionId for this
@@ -101,7 +104,8 @@ Feature: sessionId on every client message
     And its "sessionId" is "{sid}"
     And the client receives no "pong" within 300ms
 
-  @id:coworker.session-id.other-connection @must
+  @id:coworker.session-id.other-connection
+  @req:coworker.error-reference.unknown-session @req:coworker.connection.one-session @req:coworker.client.session-id
   Scenario: Another connection's sessionId is unknown here
     coworker-v3.md §Connection: one session per connection; §Error Reference:
     unknown_session for a sessionId that does not match this connection, even
@@ -120,7 +124,8 @@ Feature: sessionId on every client message
     And client "B" receives no "tools" within 300ms
     And the client receives no "tools" within 100ms
 
-  @id:coworker.session-id.wrong-id-starts-no-turn @must
+  @id:coworker.session-id.wrong-id-starts-no-turn
+  @req:coworker.error-reference.unknown-session @req:coworker.client.session-id @req:coworker.user-message-echo.confirmation
   Scenario: A user_message with a wrong sessionId starts no turn
     coworker-v3.md §user_message: "must include sessionId"; §Error Reference:
     unknown_session. The refused message is neither echoed nor run.
@@ -134,7 +139,8 @@ Feature: sessionId on every client message
     And the client receives no "session_busy" within 300ms
     And the client has received no "user_message"
 
-  @id:coworker.session-id.blank @should
+  @id:coworker.session-id.blank
+  @req:coworker.client.session-id-missing @req:coworker.error-reference.validation-failed @req:coworker.error-reference.unknown-session
   Scenario: A blank sessionId is refused
     coworker-v3.md §Client -> Server Messages: sessionId is required;
     §Error Reference: validation_failed "Required field missing/invalid".

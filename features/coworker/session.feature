@@ -8,7 +8,8 @@ Feature: Session lifecycle requests
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.session.reset @must
+  @id:coworker.session.reset
+  @req:coworker.reset-done.response @req:coworker.reset.definition
   Scenario: reset is confirmed with reset_done
     coworker-v3.md §reset: "Clear conversation history and todos";
     §reset_done: "Confirms the conversation was cleared (response to reset)".
@@ -20,7 +21,8 @@ Feature: Session lifecycle requests
     Then the client receives "reset_done"
     And its "sessionId" is "{sid}"
 
-  @id:coworker.session.reset-after-turn @must @scripted
+  @id:coworker.session.reset-after-turn @scripted
+  @req:coworker.reset-done.response @req:coworker.reset.definition @req:coworker.chunk.legacy-events
   Scenario: reset after a turn is confirmed and the session goes on
     coworker-v3.md §reset: clears history and todos; §reset_done. A turn
     after the reset runs normally.
@@ -48,7 +50,8 @@ Feature: Session lifecycle requests
       {"busy": false}
       """
 
-  @id:coworker.session.set-enable-mcp @must
+  @id:coworker.session.set-enable-mcp
+  @req:coworker.session-settings.sent @req:coworker.set-enable-mcp.definition @req:coworker.session-settings.shape
   Scenario: set_enable_mcp is reflected in session_settings
     coworker-v3.md §set_enable_mcp: "Enable/disable MCP tool
     discovery/execution for this session"; §session_settings: sent "whenever
@@ -72,7 +75,8 @@ Feature: Session lifecycle requests
       {"enableMcp": true}
       """
 
-  @id:coworker.session.mcp-tools @should @reference-fixture
+  @id:coworker.session.mcp-tools @reference-fixture
+  @req:coworker.set-enable-mcp.tools @req:coworker.tools.response
   Scenario: Disabling MCP removes the MCP tools
     coworker-v3.md §set_enable_mcp: MCP tool discovery is per session.
     Interpretation: with MCP disabled, list_tools no longer lists MCP tools

@@ -14,7 +14,8 @@ Feature: Skills
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.skills.list @must
+  @id:coworker.skills.list
+  @req:coworker.skills-list.response @req:coworker.list-skills.definition @req:coworker.skills-list.shape
   Scenario: list_skills is answered with skills_list
     coworker-v3.md §list_skills: "Request the list of discovered skills";
     §skills_list: each skill has name, path, source, enabled, triggers and
@@ -31,7 +32,8 @@ Feature: Skills
     And its "skills.0.source" is one of ["project", "global", "user", "built-in"]
     And its "skills.0.enabled" is a boolean
 
-  @id:coworker.skills.read @must
+  @id:coworker.skills.read
+  @req:coworker.skill-content.response @req:coworker.read-skill.definition @req:coworker.skill-content.shape
   Scenario: read_skill is answered with skill_content
     coworker-v3.md §read_skill: "Read the contents of a single skill's
     SKILL.md"; §skill_content: the skill's metadata and its content. The skill
@@ -51,7 +53,8 @@ Feature: Skills
     And its "skill.name" is "{skill}"
     And its "content" is a string
 
-  @id:coworker.skills.front-matter-stripped @should @reference-fixture
+  @id:coworker.skills.front-matter-stripped @reference-fixture
+  @req:coworker.skill-content.front-matter @req:coworker.skill-content.response
   Scenario: skill_content is the SKILL.md without its front matter
     coworker-v3.md §skill_content: "SKILL.md content with any leading YAML
     front matter stripped (so it renders cleanly in UIs)".
@@ -64,7 +67,8 @@ Feature: Skills
     And its "content" contains "# PDF Skill"
     And its "skill.source" is "project"
 
-  @id:coworker.skills.disable @must @reference-fixture @mutates-target
+  @id:coworker.skills.disable @reference-fixture @mutates-target
+  @req:coworker.disable-skill.definition @req:coworker.list-skills.disabled-marked @req:coworker.skills-list.response
   Scenario: disable_skill disables a global skill
     coworker-v3.md §disable_skill: "Disable a global skill"; §list_skills:
     disabled global skills are "marked with enabled: false".
@@ -86,7 +90,8 @@ Feature: Skills
     And its "skills" contains {"name": "xlsx", "enabled": false}
     And the client has received no "error"
 
-  @id:coworker.skills.enable @must @reference-fixture @mutates-target
+  @id:coworker.skills.enable @reference-fixture @mutates-target
+  @req:coworker.enable-skill.definition @req:coworker.list-skills.disabled-marked @req:coworker.skills-list.response
   Scenario: enable_skill enables a disabled global skill
     coworker-v3.md §enable_skill: "Enable a global skill by moving it from
     ~/.cowork/disabled-skills/<name> back to ~/.cowork/skills/<name>".
@@ -108,7 +113,8 @@ Feature: Skills
     And its "skills" contains {"name": "docx", "enabled": true}
     And the client has received no "error"
 
-  @id:coworker.skills.delete @must @reference-fixture @mutates-target
+  @id:coworker.skills.delete @reference-fixture @mutates-target
+  @req:coworker.delete-skill.definition @req:coworker.skills-list.response
   Scenario: delete_skill removes a global skill
     coworker-v3.md §delete_skill: "Delete a global skill directory
     permanently"; it is no longer discovered.
@@ -136,7 +142,8 @@ Feature: Skills
     And its "skills" has 3 items
     And the client has received no "error"
 
-  @id:coworker.skills.read-unknown @should
+  @id:coworker.skills.read-unknown
+  @req:coworker.read-skill.unknown @req:coworker.error-reference.validation-failed
   Scenario: read_skill of an unknown skill is refused
     coworker-v3.md §read_skill: reads "a single skill". Interpretation: a
     name that is no discovered skill is validation_failed.
@@ -149,7 +156,8 @@ Feature: Skills
     And its "code" is "validation_failed"
     And the client receives no "skill_content" within 300ms
 
-  @id:coworker.skills.non-global-refused @should @reference-fixture @mutates-target
+  @id:coworker.skills.non-global-refused @reference-fixture @mutates-target
+  @req:coworker.disable-skill.non-global @req:coworker.error-reference.permission-denied @req:coworker.error-reference.source-permissions
   Scenario: Only global skills can be disabled
     coworker-v3.md §disable_skill: "Disable a global skill by moving it from
     ~/.cowork/skills/<name>". Interpretation: disabling a project skill (the

@@ -13,7 +13,8 @@ Feature: Conversational turns and the structured stream
     And the client receives "server_hello"
     And I remember its "sessionId" as "sid"
 
-  @id:coworker.turn.normal-conversation @must
+  @id:coworker.turn.normal-conversation
+  @req:coworker.flow.normal-conversation @req:coworker.user-message-echo.confirmation @req:coworker.user-message-echo.client-message-id @req:coworker.chunk.legacy-events
   Scenario: A user_message runs one turn from echo to idle
     coworker-v3.md §Normal Conversation: user_message echo, session_busy
     {busy: true}, model_stream_chunk (0..N), assistant_message,
@@ -32,7 +33,8 @@ Feature: Conversational turns and the structured stream
       | session_busy      | {"busy": false}                                    |
     And the client has received 1 "user_message" where "clientMessageId" is "m-{unique}"
 
-  @id:coworker.turn.client-message-id @must
+  @id:coworker.turn.client-message-id
+  @req:coworker.user-message.client-message-id @req:coworker.user-message-echo.client-message-id @req:coworker.user-message-echo.confirmation
   Scenario: clientMessageId is echoed back for dedup
     coworker-v3.md §user_message: clientMessageId is optional and "echoed
     back for dedup"; §user_message (server) shows it on the echo.
@@ -50,7 +52,8 @@ Feature: Conversational turns and the structured stream
       {"busy": false}
       """
 
-  @id:coworker.turn.chunk-index-order @must
+  @id:coworker.turn.chunk-index-order
+  @req:coworker.chunk.index-monotonic @req:coworker.chunk.turn-id-stable
   Scenario: Stream chunks of a turn share a turnId and count up from index 0
     coworker-v3.md §model_stream_chunk: "turnId is stable for all chunks in
     one top-level user turn"; "index is monotonic (0-based) and preserves
@@ -81,7 +84,8 @@ Feature: Conversational turns and the structured stream
       {"busy": false}
       """
 
-  @id:coworker.turn.chunk-index-contiguous @should
+  @id:coworker.turn.chunk-index-contiguous
+  @req:coworker.chunk.index-contiguous @req:coworker.chunk.index-monotonic
   Scenario: Stream chunk indexes count the chunks without gaps
     coworker-v3.md §model_stream_chunk: "index is monotonic (0-based) and
     preserves original provider emission order within that turnId".
@@ -109,11 +113,13 @@ Feature: Conversational turns and the structured stream
       {"busy": false}
       """
 
-  @id:coworker.turn.new-turn-id @must
+  @id:coworker.turn.new-turn-id
+  @req:coworker.chunk.new-turn @req:coworker.chunk.turn-id-stable @req:coworker.chunk.index-monotonic
   Scenario: The next turn has a new turnId and starts again at index 0
     coworker-v3.md §model_stream_chunk: turnId is stable for the chunks of
-    one top-level user turn and index is 0-based within that turnId, so the
-    next user turn streams under a new turnId from index 0.
+    one top-level user turn and index is 0-based within that turnId.
+    Interpretation: the next user turn streams under a new turnId from
+    index 0 (the spec does not say that turns have distinct turnIds).
 
     When the client sends:
       """
@@ -137,7 +143,8 @@ Feature: Conversational turns and the structured stream
       {"busy": false}
       """
 
-  @id:coworker.turn.chunks-name-model @should
+  @id:coworker.turn.chunks-name-model
+  @req:coworker.chunk.names-config @req:coworker.chunk.shape @req:coworker.config-updated.emitted
   Scenario: Stream chunks name the session's provider and model
     coworker-v3.md §model_stream_chunk: "Structured per-part stream output
     from the active provider/model turn", with provider and model members;
@@ -163,7 +170,8 @@ Feature: Conversational turns and the structured stream
       {"busy": false}
       """
 
-  @id:coworker.turn.legacy-events @must @scripted
+  @id:coworker.turn.legacy-events @scripted
+  @req:coworker.chunk.legacy-events @req:coworker.chunk.part-reasoning-start @req:coworker.chunk.part-reasoning-delta @req:coworker.chunk.part-reasoning-end @req:coworker.chunk.part-text-delta @req:coworker.reasoning.shape
   Scenario: Reasoning streams as chunks and as the legacy reasoning event
     coworker-v3.md §model_stream_chunk: "Legacy reasoning and
     assistant_message events are still emitted for compatibility";
@@ -184,7 +192,8 @@ Feature: Conversational turns and the structured stream
     And the client has received 1 "reasoning" where "kind" is "reasoning"
     And the client has received 1 "reasoning" where "text" is "weigh the options first"
 
-  @id:coworker.turn.assistant-text @must @scripted
+  @id:coworker.turn.assistant-text @scripted
+  @req:coworker.chunk.legacy-events @req:coworker.chunk.part-start @req:coworker.chunk.part-text-start @req:coworker.chunk.part-text-delta @req:coworker.chunk.part-text-end @req:coworker.chunk.part-finish @req:coworker.assistant-message.shape
   Scenario: assistant_message carries the whole reply the text parts streamed
     coworker-v3.md §assistant_message: "The agent's response text";
     §model_stream_chunk: text_start, text_delta {id, text}, text_end, and
@@ -203,7 +212,8 @@ Feature: Conversational turns and the structured stream
       | assistant_message  | {"text": "Echo: ping pong"}            |
       | session_busy       | {"busy": false}                        |
 
-  @id:coworker.turn.tool-call @should @scripted
+  @id:coworker.turn.tool-call @scripted
+  @req:coworker.chunk.tool-call-order @req:coworker.chunk.part-tool-input-start @req:coworker.chunk.part-tool-call @req:coworker.chunk.part-tool-result
   Scenario: A tool call streams its parts
     coworker-v3.md §model_stream_chunk: tool_input_start/delta/end, tool_call
     {toolCallId, toolName, input}, tool_result {toolCallId, toolName,
@@ -225,7 +235,8 @@ Feature: Conversational turns and the structured stream
       | session_busy       | {"busy": false}                                  |
     And the client has received no "approval"
 
-  @id:coworker.turn.auto-checkpoint @must
+  @id:coworker.turn.auto-checkpoint
+  @req:coworker.behavior.checkpoints @req:coworker.session-backup-state.emitted @req:coworker.type.session-backup-checkpoint @req:coworker.session-backup-state.reasons @req:coworker.flow.backup
   Scenario: A completed turn stores an automatic checkpoint
     coworker-v3.md §Important Behaviors: "After every agent turn completion,
     it stores a compressed binary diff checkpoint"; §Backup / Checkpoint
@@ -252,7 +263,8 @@ Feature: Conversational turns and the structured stream
     Then the client receives "pong"
     And the client has received 1 "session_busy" where "busy" is false
 
-  @id:coworker.turn.auto-checkpoint-every-turn @must
+  @id:coworker.turn.auto-checkpoint-every-turn
+  @req:coworker.behavior.checkpoints @req:coworker.session-backup-state.emitted @req:coworker.type.session-backup-checkpoint @req:coworker.session-backup-state.reasons
   Scenario: Every completed turn stores its own automatic checkpoint
     coworker-v3.md §Important Behaviors: "After every agent turn completion,
     it stores a compressed binary diff checkpoint against the original
@@ -287,11 +299,14 @@ Feature: Conversational turns and the structured stream
     And its "backup.checkpoints" contains {"trigger": "auto"}
     And the client has received 2 "session_backup_state" where "reason" is "auto_checkpoint"
 
-  @id:coworker.turn.failed-turn-idle @must @scripted
+  @id:coworker.turn.failed-turn-idle @scripted
+  @req:coworker.turn.failed @req:coworker.error.any-condition @req:coworker.session-busy.definition
   Scenario: A failed turn reports an error and still ends idle
-    coworker-v3.md §error: "Any error condition" is an error event;
-    §session_busy: busy false re-enables input. A failed turn sends an error
-    and session_busy {busy: false}, and no assistant_message.
+    coworker-v3.md §error: "Any error condition."; §session_busy: busy false
+    re-enables input. Interpretation: a failed turn sends an error and
+    session_busy {busy: false}, and no assistant_message (the spec does not
+    say in which form a failed turn is reported: an error event, or an error
+    part of the stream).
 
     When the client sends:
       """

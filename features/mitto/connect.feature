@@ -8,7 +8,8 @@ Feature: Mitto connection
   into the same session, to /ws?session_id=ID with the session_id that
   connected named. A connection without session_id starts a new session.
 
-  @id:mitto.connect.connected @must
+  @id:mitto.connect.connected
+  @req:mitto.connected.shape @req:mitto.keepalive-ack.is-running
   Scenario: A new connection is greeted with connected
     mitto.md §Backend → Frontend Messages: connected {session_id, client_id,
     acp_server, is_running} says the connection is established; is_running is
@@ -22,7 +23,8 @@ Feature: Mitto connection
     And its "data.acp_server" exists
     And its "data.is_running" is a boolean
 
-  @id:mitto.connect.fresh-session-no-last-prompt @should
+  @id:mitto.connect.fresh-session-no-last-prompt
+  @req:mitto.connected.last-prompt-optional @req:mitto.connected.last-user-prompt-id @req:mitto.connected.last-user-prompt-seq
   Scenario: A new session names no last user prompt
     mitto.md §Key Field Descriptions / Delivery Verification Fields:
     last_user_prompt_id and last_user_prompt_seq name the last user prompt of
@@ -33,7 +35,8 @@ Feature: Mitto connection
     Then its "data.last_user_prompt_id" is absent
     And its "data.last_user_prompt_seq" is absent
 
-  @id:mitto.connect.second-client-joins @should
+  @id:mitto.connect.second-client-joins
+  @req:mitto.connect.join @req:mitto.connected.shape
   Scenario: A second client joins the same session with its own client_id
     mitto.md §Backend → Frontend Messages: connected names the session and the
     client; user_prompt {sender_id, is_mine} tells clients of one session
@@ -50,7 +53,8 @@ Feature: Mitto connection
     And its "data.session_id" is "{sid}"
     And its "data.client_id" is not "{a_id}"
 
-  @id:mitto.connect.delivery-verification @should
+  @id:mitto.connect.delivery-verification
+  @req:mitto.connected.last-prompt-optional @req:mitto.connected.last-user-prompt-id @req:mitto.connected.last-user-prompt-seq @req:mitto.connected.delivery-verification-purpose @req:mitto.user-prompt.broadcast
   Scenario: A reconnecting client learns the last user prompt of the session
     mitto.md §Key Field Descriptions / Delivery Verification Fields: connected
     includes last_user_prompt_id and last_user_prompt_seq so that a client

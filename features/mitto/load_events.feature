@@ -9,16 +9,18 @@ Feature: Mitto load_events
   The check engine judges every events_loaded against its request: the
   limit and the before_seq/after_seq range (stated: errors), and seq order,
   first_seq/last_seq bounds and that a stored event is the same event as its
-  live delivery (our reading: warnings). The @must scenarios assert only
-  what the spec states; first_seq, last_seq, has_more and prepend, which it
-  names without describing, are asserted by @should scenarios.
+  live delivery (our reading: warnings). The scenarios whose primary
+  requirement is stated assert only what the spec states; first_seq,
+  last_seq, has_more and prepend, which it names without describing, are
+  asserted by scenarios whose primary requirement is an interpretation.
 
   Background:
     Given a client connects
     And the client receives "connected"
     And I remember its "data.session_id" as "sid"
 
-  @id:mitto.load.empty-session @should
+  @id:mitto.load.empty-session
+  @req:mitto.load-events.empty-session @req:mitto.events-loaded.shape
   Scenario: The initial load of a new session holds no events
     mitto.md §load_events Parameters: load_events without before_seq or
     after_seq is the initial load. Interpretation: a new session (a
@@ -34,7 +36,8 @@ Feature: Mitto load_events
     And its "data.has_more" is false
     And its "data.is_prompting" is false
 
-  @id:mitto.load.initial @must
+  @id:mitto.load.initial
+  @req:mitto.events-loaded.shape @req:mitto.load-events.shape @req:mitto.seq.max-seq @req:mitto.events-loaded.event-type @req:mitto.events-loaded.event-types @req:mitto.events-loaded.total-count
   Scenario: The initial load returns the session's stored events
     mitto.md §Backend → Frontend Messages: events_loaded is the "Response to
     load_events request"; max_seq is the highest seq the server has for the
@@ -61,7 +64,8 @@ Feature: Mitto load_events
     And its "data.is_prompting" is false
     And its "data.total_count" is an integer
 
-  @id:mitto.load.initial-page-bounds @should
+  @id:mitto.load.initial-page-bounds
+  @req:mitto.events-loaded.bounds @req:mitto.events-loaded.total-count @req:mitto.events-loaded.order @req:mitto.events-loaded.prepend
   Scenario: A page holding the whole session is bounded by its first and last seq
     mitto.md §Backend → Frontend Messages: events_loaded {events, has_more,
     first_seq, last_seq, max_seq, total_count, prepend, …}. The spec names
@@ -92,7 +96,8 @@ Feature: Mitto load_events
     And its "data.has_more" is false
     And its "data.prepend" is false
 
-  @id:mitto.load.limit @must
+  @id:mitto.load.limit
+  @req:mitto.load-events.limit @req:mitto.seq.max-seq
   Scenario: The initial load returns at most limit events
     mitto.md §load_events Parameters: limit is the "Maximum events to return";
     the check engine fails an events_loaded holding more events than the
@@ -118,7 +123,8 @@ Feature: Mitto load_events
     And its "data.events" is an array
     And its "data.max_seq" is {max}
 
-  @id:mitto.load.limit-fills-page @should
+  @id:mitto.load.limit-fills-page
+  @req:mitto.load-events.page-full @req:mitto.events-loaded.bounds
   Scenario: A limited initial load is a full page of the newest events
     mitto.md §load_events Parameters: limit is the maximum number of events to
     return. Interpretation: a session holding more events than the limit
@@ -147,7 +153,8 @@ Feature: Mitto load_events
     And its "data.first_seq" is less than {max}
     And its "data.has_more" is true
 
-  @id:mitto.load.before-seq @must
+  @id:mitto.load.before-seq
+  @req:mitto.load-events.before-seq @req:mitto.load-events.limit @req:mitto.seq.max-seq
   Scenario: A before_seq page holds only events below before_seq
     mitto.md §load_events Parameters: before_seq loads events with seq <
     before_seq (pagination); the check engine fails a page holding an event at
@@ -180,7 +187,8 @@ Feature: Mitto load_events
     Then the client receives "events_loaded"
     And its "data.events" contains {"type": "user_prompt"}
 
-  @id:mitto.load.before-seq-pages @should
+  @id:mitto.load.before-seq-pages
+  @req:mitto.events-loaded.prepend @req:mitto.load-events.before-seq @req:mitto.events-loaded.bounds
   Scenario: before_seq pages are prepended and walk back to the start
     mitto.md §load_events Parameters: before_seq loads events with seq <
     before_seq (pagination). Interpretation: a before_seq page says prepend
@@ -217,7 +225,8 @@ Feature: Mitto load_events
     And its "data.events" contains {"type": "user_prompt"}
     And its "data.has_more" is false
 
-  @id:mitto.load.after-seq @must
+  @id:mitto.load.after-seq
+  @req:mitto.load-events.after-seq @req:mitto.seq.max-seq
   Scenario: An after_seq sync returns the events after after_seq
     mitto.md §load_events Parameters: after_seq loads events with seq >
     after_seq (sync); the check engine fails an event at or below after_seq
@@ -245,7 +254,8 @@ Feature: Mitto load_events
     And its "data.max_seq" is {max}
     And its "data.events" contains {"type": "user_prompt"}
 
-  @id:mitto.load.after-seq-bounds @should
+  @id:mitto.load.after-seq-bounds
+  @req:mitto.events-loaded.bounds @req:mitto.load-events.after-seq @req:mitto.events-loaded.total-count
   Scenario: An after_seq sync is bounded by first_seq and last_seq
     mitto.md §load_events Parameters: after_seq loads events with seq >
     after_seq (sync). Interpretation: first_seq and last_seq (named, not
@@ -273,7 +283,8 @@ Feature: Mitto load_events
     And its "data.last_seq" is {max}
     And its "data.has_more" is false
 
-  @id:mitto.load.after-max-seq-empty @must
+  @id:mitto.load.after-max-seq-empty
+  @req:mitto.load-events.after-seq @req:mitto.seq.max-seq
   Scenario: A sync from max_seq finds nothing new
     mitto.md §load_events Parameters: after_seq loads events with seq >
     after_seq; §Key Field Descriptions: max_seq is the highest seq the server
@@ -293,12 +304,13 @@ Feature: Mitto load_events
     And its "data.events" has 0 items
     And its "data.max_seq" is {max}
 
-  @id:mitto.load.default-limit @must @scripted
+  @id:mitto.load.default-limit @scripted
+  @req:mitto.load-events.limit-default @req:mitto.seq.max-seq
   Scenario: Without limit the initial load returns at most 50 events
     mitto.md §load_events Parameters: limit defaults to 50; the check engine
     fails an answer to a load without limit that holds more than 50 events
     (mitto.events-loaded-limit). The spec makes limit a maximum, so the exact
-    count is mitto.load.default-limit-full's (a SHOULD).
+    count is mitto.load.default-limit-full's (an interpretation).
 
     Given the client sends:
       """
@@ -314,7 +326,8 @@ Feature: Mitto load_events
     And its "data.events" is an array
     And its "data.max_seq" is {max}
 
-  @id:mitto.load.default-limit-full @should @scripted
+  @id:mitto.load.default-limit-full @scripted
+  @req:mitto.load-events.page-full @req:mitto.load-events.limit-default @req:mitto.events-loaded.bounds
   Scenario: Without limit the initial load is a full page of the newest 50 events
     mitto.md §load_events Parameters: limit defaults to 50. Interpretation: a
     session of more than 50 events fills the page with its newest events and
@@ -335,7 +348,8 @@ Feature: Mitto load_events
     And its "data.last_seq" is {max}
     And its "data.has_more" is true
 
-  @id:mitto.load.max-limit @must @scripted
+  @id:mitto.load.max-limit @scripted
+  @req:mitto.load-events.limit-max @req:mitto.events-loaded.shape @req:mitto.seq.max-seq
   Scenario: A limit of 500 is served
     mitto.md §load_events Parameters: limit is an int, at most 500, so a load
     with limit 500 is a valid request and is answered with events_loaded
@@ -356,7 +370,8 @@ Feature: Mitto load_events
     And its "data.events" is an array
     And its "data.max_seq" is {max}
 
-  @id:mitto.load.max-limit-full @should @scripted
+  @id:mitto.load.max-limit-full @scripted
+  @req:mitto.load-events.page-full @req:mitto.load-events.limit-max
   Scenario: A limit of 500 returns 500 events of a longer session
     mitto.md §load_events Parameters: limit is the maximum number of events to
     return, at most 500. Interpretation: a session of more than 500 events
@@ -375,7 +390,8 @@ Feature: Mitto load_events
     And its "data.events" has 500 items
     And its "data.has_more" is true
 
-  @id:mitto.load.limit-capped @should @scripted
+  @id:mitto.load.limit-capped @scripted
+  @req:mitto.load-events.limit-capped @req:mitto.load-events.limit-max
   Scenario: A limit above 500 is served as 500
     mitto.md §load_events Parameters: limit has a maximum of 500.
     Interpretation: a larger limit is served with at most 500 events rather
@@ -393,7 +409,8 @@ Feature: Mitto load_events
     Then the client receives "events_loaded"
     And its "data.events" has 500 items
 
-  @id:mitto.load.after-seq-limit @should @scripted
+  @id:mitto.load.after-seq-limit @scripted
+  @req:mitto.load-events.sync-limit @req:mitto.load-events.after-seq @req:mitto.events-loaded.bounds
   Scenario: The limit also bounds an after_seq sync, and has_more says more remain
     mitto.md §load_events Parameters: limit is the maximum number of events to
     return. Interpretation: the limit binds a sync too, returning the oldest
@@ -415,7 +432,8 @@ Feature: Mitto load_events
     And its "data.first_seq" is greater than {up_seq}
     And its "data.has_more" is true
 
-  @id:mitto.load.exclusive-params @should
+  @id:mitto.load.exclusive-params
+  @req:mitto.load-events.exclusive-refused @req:mitto.load-events.exclusive @req:mitto.error.shape
   Scenario: before_seq and after_seq together are refused
     mitto.md §load_events Parameters: before_seq and after_seq are mutually
     exclusive. Interpretation: a load_events carrying both is refused with
@@ -434,7 +452,8 @@ Feature: Mitto load_events
     And its "data.message" is a string
     And the client receives no "events_loaded" within 300ms
 
-  @id:mitto.load.tool-events-stored @should @scripted
+  @id:mitto.load.tool-events-stored @scripted
+  @req:mitto.events-loaded.stored-as-delivered @req:mitto.events-loaded.event-types
   Scenario: Stored tool events keep their type and content
     mitto.md §Event Types in load_events: tool_call and tool_update are event
     types of events_loaded. Interpretation: a stored event is the event that
@@ -456,7 +475,8 @@ Feature: Mitto load_events
     And its "data.events" contains {"type": "tool_update"}
     And its "data.events" contains {"type": "agent_message"}
 
-  @id:mitto.load.pages-agree @should
+  @id:mitto.load.pages-agree
+  @req:mitto.seq.same-content @req:mitto.events-loaded.bounds
   Scenario: Overlapping loads return the same stored events
     mitto.md §Key Field Descriptions / Sequence Number Fields: a seq numbers
     one event of the session. Interpretation: every load that returns a seq
@@ -493,7 +513,8 @@ Feature: Mitto load_events
     Then the client receives "events_loaded"
     And its "data.first_seq" is {up_seq}
 
-  @id:mitto.load.second-client @must
+  @id:mitto.load.second-client
+  @req:mitto.events-loaded.shape @req:mitto.seq.max-seq @req:mitto.connect.join
   Scenario: A client joining later loads the history it missed
     mitto.md §load_events Parameters: the initial load gives a client the
     session's events; §Key Field Descriptions: max_seq, the session's highest

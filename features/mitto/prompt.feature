@@ -11,7 +11,8 @@ Feature: Mitto prompt flow
     And I remember its "data.session_id" as "sid"
     And I remember its "data.client_id" as "a_id"
 
-  @id:mitto.prompt.received @should
+  @id:mitto.prompt.received
+  @req:mitto.prompt-received.names-prompt @req:mitto.prompt-received.shape
   Scenario: A prompt is acknowledged with prompt_received naming its prompt_id
     mitto.md §Backend → Frontend Messages: prompt_received {prompt_id} is the
     "ACK that prompt was received and persisted". Interpretation: the ACK
@@ -25,7 +26,8 @@ Feature: Mitto prompt flow
     Then the client receives "prompt_received"
     And its "data.prompt_id" is "p-{unique}"
 
-  @id:mitto.prompt.user-prompt-echo @must
+  @id:mitto.prompt.user-prompt-echo
+  @req:mitto.user-prompt.broadcast @req:mitto.user-prompt.shape @req:mitto.seq.max-seq
   Scenario: The sender gets its own prompt back as user_prompt
     mitto.md §Backend → Frontend Messages: user_prompt {seq, max_seq,
     sender_id, prompt_id, message, is_mine} is the "Broadcast of user prompt
@@ -46,7 +48,8 @@ Feature: Mitto prompt flow
     And its "data.seq" is an integer
     And its "data.max_seq" is an integer
 
-  @id:mitto.prompt.user-prompt-mine @should
+  @id:mitto.prompt.user-prompt-mine
+  @req:mitto.user-prompt.is-mine @req:mitto.user-prompt.broadcast @req:mitto.connect.join
   Scenario: is_mine and sender_id tell the sender's connection from the others
     mitto.md §Backend → Frontend Messages: user_prompt {sender_id, is_mine} is
     broadcast to all clients; connected names each client's client_id. The
@@ -73,7 +76,8 @@ Feature: Mitto prompt flow
     And its "data.sender_id" is "{a_id}"
     And its "data.is_mine" is false
 
-  @id:mitto.prompt.broadcast @must
+  @id:mitto.prompt.broadcast
+  @req:mitto.user-prompt.broadcast @req:mitto.seq.monotonic @req:mitto.connect.join
   Scenario: A prompt is broadcast to a second client of the session
     mitto.md §Backend → Frontend Messages: user_prompt is the "Broadcast of
     user prompt to all clients": a second client of the session receives the
@@ -101,7 +105,8 @@ Feature: Mitto prompt flow
     And its "data.message" is "hello everyone"
     And its "data.seq" is {up_seq}
 
-  @id:mitto.prompt.turn @must
+  @id:mitto.prompt.turn
+  @req:mitto.agent-message.shape @req:mitto.prompt-complete.shape @req:mitto.seq.monotonic @req:mitto.seq.max-seq @req:mitto.keepalive-ack.is-prompting
   Scenario: The agent answers with agent_message chunks and ends with prompt_complete
     mitto.md §Backend → Frontend Messages: agent_message {seq, max_seq, html,
     is_prompting} carries the HTML-rendered answer to the prompt and
@@ -129,13 +134,16 @@ Feature: Mitto prompt flow
     And its "data.event_count" is an integer
     And its "data.max_seq" is greater than {up_seq}
 
-  @id:mitto.prompt.second-client-sees-turn @must
+  @id:mitto.prompt.second-client-sees-turn
+  @req:mitto.session.events-to-all-clients @req:mitto.user-prompt.broadcast @req:mitto.seq.max-seq @req:mitto.connect.join
   Scenario: A second client receives the whole turn with the same seq numbers
     mitto.md §Key Field Descriptions / Sequence Number Fields: seq numbers the
     events of the session, max_seq is the session's highest; every client of
-    the session sees the prompt's user_prompt (a broadcast to all clients),
-    the agent's answer and prompt_complete. (The second client joins with
-    /ws?session_id=ID, this feature's reading: see connect.feature.)
+    the session sees the prompt's user_prompt (a broadcast to all clients).
+    Interpretation: it also sees the agent's answer and prompt_complete (the
+    spec says "to all clients" of user_prompt alone). (The second client
+    joins with /ws?session_id=ID, this feature's reading: see
+    connect.feature.)
 
     Given client "B" connects to "/ws?session_id={sid}"
     And client "B" receives "connected"
@@ -152,7 +160,8 @@ Feature: Mitto prompt flow
       | prompt_complete |                                       |
     And its "data.max_seq" is {max}
 
-  @id:mitto.prompt.seq-continues @must
+  @id:mitto.prompt.seq-continues
+  @req:mitto.seq.monotonic @req:mitto.seq.max-seq
   Scenario: A second prompt continues the sequence numbers of the session
     mitto.md §Key Field Descriptions / Sequence Number Fields: seq is a
     monotonically increasing sequence number; max_seq is the highest the
@@ -176,7 +185,8 @@ Feature: Mitto prompt flow
     And the client receives "prompt_complete"
     And its "data.max_seq" is greater than {max1}
 
-  @id:mitto.prompt.thought @must @scripted
+  @id:mitto.prompt.thought @scripted
+  @req:mitto.agent-thought.shape @req:mitto.keepalive-ack.is-prompting
   Scenario: Reasoning streams as agent_thought before the answer
     mitto.md §Backend → Frontend Messages: agent_thought {seq, max_seq, text,
     is_prompting} carries the agent's thinking as plain text while the agent
@@ -194,7 +204,8 @@ Feature: Mitto prompt flow
       | prompt_complete |                                  |
     And the client has received at least 1 "agent_thought" where "data.text" is a string
 
-  @id:mitto.prompt.tool-call @must @scripted
+  @id:mitto.prompt.tool-call @scripted
+  @req:mitto.tool-call.shape @req:mitto.tool-update.shape @req:mitto.seq.monotonic
   Scenario: A tool run without approval reports tool_call and tool_update
     mitto.md §Backend → Frontend Messages: tool_call {seq, max_seq, id, title,
     status, is_prompting} announces a tool invocation and tool_update {seq,
@@ -219,7 +230,8 @@ Feature: Mitto prompt flow
     And its "data.seq" is greater than {call_seq}
     And the client receives "prompt_complete"
 
-  @id:mitto.prompt.tool-call-statuses @should @scripted
+  @id:mitto.prompt.tool-call-statuses @scripted
+  @req:mitto.tool-update.statuses @req:mitto.seq.delivered-once @req:mitto.tool-update.shape
   Scenario: A tool call goes in_progress, then completed, each update delivered once
     mitto.md §Backend → Frontend Messages: tool_update {seq, id, status} is a
     "Tool status update". The spec lists no status values: in_progress and
@@ -248,7 +260,8 @@ Feature: Mitto prompt flow
     And the client has received 1 "tool_update" where "data.seq" is {done_seq}
     And the client has received 1 "tool_call" where "data.seq" is {call_seq}
 
-  @id:mitto.prompt.agent-error @should @scripted
+  @id:mitto.prompt.agent-error @scripted
+  @req:mitto.error.agent-error @req:mitto.keepalive-ack.status @req:mitto.connect.join
   Scenario: A failed turn is reported with error and still ends with prompt_complete
     mitto.md §Backend → Frontend Messages: error {message, code?} notifies an
     error; prompt_complete says the agent finished responding.
@@ -276,7 +289,8 @@ Feature: Mitto prompt flow
     And its "data.status" is "error"
     And its "data.is_prompting" is false
 
-  @id:mitto.prompt.html-escaped @should @scripted
+  @id:mitto.prompt.html-escaped @scripted
+  @req:mitto.agent-message.html-escaped @req:mitto.agent-message.shape
   Scenario: agent_message html escapes the text the agent produced
     mitto.md §Backend → Frontend Messages: agent_message carries an
     HTML-rendered agent response chunk. Interpretation: markup the agent
@@ -292,7 +306,8 @@ Feature: Mitto prompt flow
       """
     And the client receives "prompt_complete"
 
-  @id:mitto.prompt.queued @should @scripted
+  @id:mitto.prompt.queued @scripted
+  @req:mitto.prompt.queued @req:mitto.keepalive-ack.queue-length @req:mitto.prompt-received.shape @req:mitto.cancel.shape
   Scenario: A prompt sent while the agent is prompting is queued and runs next
     mitto.md §Key Field Descriptions / Keepalive Fields: queue_length is the
     number of messages waiting in the queue. Interpretation: a prompt that
@@ -328,7 +343,8 @@ Feature: Mitto prompt flow
       | user_prompt     | {"data": {"prompt_id": "p2-{unique}"}} |
       | prompt_complete |                                        |
 
-  @id:mitto.prompt.resend-not-run-twice @should
+  @id:mitto.prompt.resend-not-run-twice
+  @req:mitto.prompt.resend @req:mitto.prompt-received.shape
   Scenario: A prompt resent with the same prompt_id is acknowledged but not run twice
     mitto.md §Backend → Frontend Messages: prompt_received is the ACK that the
     prompt was received and persisted; §Delivery Verification Fields let a

@@ -8,7 +8,8 @@ Feature: Mitto cancel and rename_session
     And the client receives "connected"
     And I remember its "data.session_id" as "sid"
 
-  @id:mitto.cancel.mid-turn @must @scripted
+  @id:mitto.cancel.mid-turn @scripted
+  @req:mitto.cancel.shape @req:mitto.prompt-complete.shape @req:mitto.keepalive-ack.is-prompting
   Scenario: cancel stops a running turn, which ends with prompt_complete
     mitto.md §Frontend → Backend Messages: cancel cancels the current agent
     operation; §Backend → Frontend Messages: prompt_complete says the agent
@@ -36,11 +37,14 @@ Feature: Mitto cancel and rename_session
     Then the client receives "keepalive_ack"
     And its "data.is_prompting" is false
 
-  @id:mitto.cancel.other-client-sees-end @must @scripted
+  @id:mitto.cancel.other-client-sees-end @scripted
+  @req:mitto.session.events-to-all-clients @req:mitto.cancel.shape @req:mitto.connect.join
   Scenario: A turn cancelled by one client ends for every client
     mitto.md §Frontend → Backend Messages: cancel cancels the current agent
-    operation of the session; prompt_complete (the agent finished
-    responding) reaches every client of the session. The turn (/slow 300)
+    operation of the session. Interpretation: prompt_complete (the agent
+    finished responding) reaches every client of the session, not only the
+    one that cancelled (the spec says "to all clients" of user_prompt
+    alone). The turn (/slow 300)
     would outlast the receive timeout if the cancel did nothing. (The second
     client joins with /ws?session_id=ID, this feature's reading: see
     connect.feature.)
@@ -61,7 +65,8 @@ Feature: Mitto cancel and rename_session
     And the client receives "prompt_complete"
     And the client receives no "agent_message" within 300ms
 
-  @id:mitto.cancel.tool-fails @should @scripted
+  @id:mitto.cancel.tool-fails @scripted
+  @req:mitto.cancel.tool-fails @req:mitto.ui-prompt-dismiss.shape @req:mitto.tool-update.statuses
   Scenario: cancel while a tool waits for permission dismisses it and fails the tool call
     mitto.md §Backend → Frontend Messages: ui_prompt_dismiss dismisses the
     active prompt on cancel. Interpretation: the tool call that waited for the
@@ -87,7 +92,8 @@ Feature: Mitto cancel and rename_session
       """
     And the client receives "prompt_complete"
 
-  @id:mitto.cancel.then-prompt @must @scripted
+  @id:mitto.cancel.then-prompt @scripted
+  @req:mitto.cancel.shape @req:mitto.seq.monotonic
   Scenario: After a cancel the session takes the next prompt
     mitto.md §Frontend → Backend Messages: cancel cancels the current
     operation only; the session goes on with the next prompt, whose seq
@@ -116,7 +122,8 @@ Feature: Mitto cancel and rename_session
     And the client receives "agent_message"
     And the client receives "prompt_complete"
 
-  @id:mitto.cancel.idle @should
+  @id:mitto.cancel.idle
+  @req:mitto.cancel.idle @req:mitto.cancel.shape
   Scenario: cancel with nothing running is refused and changes nothing
     mitto.md §Frontend → Backend Messages: cancel cancels the current agent
     operation. Interpretation: with no operation running the server answers
@@ -134,7 +141,8 @@ Feature: Mitto cancel and rename_session
       """
     Then the client receives "prompt_complete"
 
-  @id:mitto.rename.accepted @should
+  @id:mitto.rename.accepted
+  @req:mitto.rename.accepted @req:mitto.rename-session.shape
   Scenario: rename_session is accepted and the session goes on
     mitto.md §Frontend → Backend Messages: rename_session {name} renames the
     current session. The spec defines no reply, so none is expected.
@@ -154,7 +162,8 @@ Feature: Mitto cancel and rename_session
       """
     Then the client receives "prompt_complete"
 
-  @id:mitto.rename.other-client-unaffected @should
+  @id:mitto.rename.other-client-unaffected
+  @req:mitto.rename.accepted @req:mitto.keepalive-ack.status-values @req:mitto.connect.join
   Scenario: A rename from one client does not disturb another client of the session
     mitto.md §Frontend → Backend Messages: rename_session renames the current
     session, which every client shares; §Keepalive Fields: status is a
@@ -177,7 +186,8 @@ Feature: Mitto cancel and rename_session
     Then the client receives "keepalive_ack"
     And its "data.status" is one of ["active", "completed", "error"]
 
-  @id:mitto.rename.empty-name @should
+  @id:mitto.rename.empty-name
+  @req:mitto.rename.accepted @req:mitto.error.shape
   Scenario: An empty session name is refused
     mitto.md §Frontend → Backend Messages: rename_session {name}.
     Interpretation: a name that is empty after trimming names nothing and is

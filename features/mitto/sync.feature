@@ -10,7 +10,8 @@ Feature: Mitto keepalive, multi-client sync and gap detection
     And the client receives "connected"
     And I remember its "data.session_id" as "sid"
 
-  @id:mitto.keepalive.ack @must
+  @id:mitto.keepalive.ack
+  @req:mitto.keepalive-ack.shape @req:mitto.keepalive-ack.is-prompting @req:mitto.keepalive-ack.is-running @req:mitto.keepalive-ack.queue-length @req:mitto.seq.max-seq
   Scenario: keepalive is answered with keepalive_ack and the session state
     mitto.md §Backend → Frontend Messages: keepalive_ack {client_time,
     server_time, max_seq, is_prompting, is_running, queue_length, status} is
@@ -28,7 +29,8 @@ Feature: Mitto keepalive, multi-client sync and gap detection
     And its "data.is_running" is a boolean
     And its "data.queue_length" is 0
 
-  @id:mitto.keepalive.ack-echo @should
+  @id:mitto.keepalive.ack-echo
+  @req:mitto.keepalive-ack.echo @req:mitto.keepalive-ack.status-values
   Scenario: keepalive_ack echoes client_time and says the session status
     mitto.md §Backend → Frontend Messages: keepalive_ack {client_time,
     server_time, …, status}; §Keepalive Fields: status is active, completed
@@ -46,7 +48,8 @@ Feature: Mitto keepalive, multi-client sync and gap detection
     And its "data.server_time" is a number
     And its "data.status" is one of ["active", "completed", "error"]
 
-  @id:mitto.keepalive.max-seq @must
+  @id:mitto.keepalive.max-seq
+  @req:mitto.seq.max-seq @req:mitto.keepalive-ack.session-state
   Scenario: keepalive_ack reports the session's current max_seq
     mitto.md §Keepalive Fields / §Key Field Descriptions: keepalive_ack
     carries max_seq, the highest seq the server has for the session, so a
@@ -66,7 +69,8 @@ Feature: Mitto keepalive, multi-client sync and gap detection
     And its "data.max_seq" is {max}
     And its "data.is_prompting" is false
 
-  @id:mitto.keepalive.while-prompting @must @scripted
+  @id:mitto.keepalive.while-prompting @scripted
+  @req:mitto.keepalive-ack.is-prompting @req:mitto.seq.max-seq
   Scenario: keepalive_ack says the agent is prompting during a turn
     mitto.md §Keepalive Fields: is_prompting says whether the agent is
     currently responding, max_seq is at least every seq already sent.
@@ -90,7 +94,8 @@ Feature: Mitto keepalive, multi-client sync and gap detection
       """
     And the client receives "prompt_complete"
 
-  @id:mitto.sync.gap-after-reconnect @must
+  @id:mitto.sync.gap-after-reconnect
+  @req:mitto.seq.max-seq @req:mitto.load-events.after-seq @req:mitto.connect.join
   Scenario: A reconnecting client detects its gap with max_seq and fills it with after_seq
     mitto.md §Key Field Descriptions: max_seq enables immediate gap detection;
     §load_events Parameters: after_seq loads the events with seq > after_seq
@@ -132,7 +137,8 @@ Feature: Mitto keepalive, multi-client sync and gap detection
     And its "data.max_seq" is {max}
     And its "data.events" contains {"type": "user_prompt"}
 
-  @id:mitto.sync.gap-from-live-max-seq @must
+  @id:mitto.sync.gap-from-live-max-seq
+  @req:mitto.seq.max-seq @req:mitto.load-events.before-seq @req:mitto.seq.monotonic @req:mitto.user-prompt.broadcast @req:mitto.connect.join
   Scenario: A live event's max_seq lets a late client see that it lacks history
     mitto.md §Key Field Descriptions: max_seq, carried by every live event, is
     the highest seq the server has for the session; a client joining late sees
@@ -167,13 +173,16 @@ Feature: Mitto keepalive, multi-client sync and gap detection
     Then client "B" receives "events_loaded"
     And its "data.events" contains {"type": "user_prompt"}
 
-  @id:mitto.sync.two-clients-same-events @must
+  @id:mitto.sync.two-clients-same-events
+  @req:mitto.session.events-to-all-clients @req:mitto.seq.max-seq @req:mitto.user-prompt.broadcast @req:mitto.seq.same-content @req:mitto.connect.join
   Scenario: Two clients of a session see the same numbered events
     mitto.md §Key Field Descriptions / Sequence Number Fields: seq numbers the
     session's events and max_seq is the session's highest, so both clients
     end the turn with the same max_seq; user_prompt is broadcast to all
-    clients, the sender included. The check engine compares the deliveries
-    of each seq (our reading: warnings). The prompt makes a scripted agent
+    clients, the sender included. Interpretation: the other client gets the
+    turn's prompt_complete too (the spec says "to all clients" of user_prompt
+    alone). The check engine compares the deliveries of each seq (our
+    reading: warnings). The prompt makes a scripted agent
     run a tool, so tool events are compared too; any other agent simply
     answers it.
 
@@ -189,7 +198,8 @@ Feature: Mitto keepalive, multi-client sync and gap detection
     And its "data.max_seq" is {max}
     And the client has received at least 1 "user_prompt" where "data.prompt_id" is "p-{unique}"
 
-  @id:mitto.sync.late-joiner-keepalive @must
+  @id:mitto.sync.late-joiner-keepalive
+  @req:mitto.keepalive-ack.session-state @req:mitto.seq.max-seq @req:mitto.connect.join
   Scenario: A client joining an active session learns its state from keepalive_ack
     mitto.md §Keepalive Fields: keepalive_ack includes session state for
     multi-tab sync: max_seq and is_prompting.
@@ -210,11 +220,13 @@ Feature: Mitto keepalive, multi-client sync and gap detection
     And its "data.max_seq" is {max}
     And its "data.is_prompting" is false
 
-  @id:mitto.sync.join-mid-turn @must @scripted
+  @id:mitto.sync.join-mid-turn @scripted
+  @req:mitto.session.events-to-all-clients @req:mitto.events-loaded.shape @req:mitto.seq.max-seq @req:mitto.cancel.shape @req:mitto.connect.join
   Scenario: A client joining during a turn loads the history and follows the rest live
     mitto.md §Backend → Frontend Messages: events_loaded carries max_seq and
     is_prompting, so a client that joins while the agent is responding loads
-    what happened so far and then follows the live events of the same turn;
+    what happened so far. Interpretation: it then follows the live events of
+    the same turn (the spec says "to all clients" of user_prompt alone);
     is_prompting says whether the agent is responding (§Keepalive Fields);
     the turn, cancelled by the late client (cancel: "Cancel current agent
     operation"), ends for both with the same prompt_complete. (The second

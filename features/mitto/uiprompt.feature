@@ -10,7 +10,8 @@ Feature: Mitto UI prompts
     And the client receives "connected"
     And I remember its "data.session_id" as "sid"
 
-  @id:mitto.uiprompt.permission-answered @must @scripted
+  @id:mitto.uiprompt.permission-answered @scripted
+  @req:mitto.ui-prompt.type-permission @req:mitto.ui-prompt.shape @req:mitto.option.kind @req:mitto.ui-prompt-answer.shape
   Scenario: A permission prompt blocks the turn until it is answered
     mitto.md §Unified UI Prompt System / Prompt Types: a permission prompt
     (ACP agent) is blocking; §Option Properties: its options' kinds are
@@ -40,7 +41,8 @@ Feature: Mitto UI prompts
       """
     Then the client receives "prompt_complete"
 
-  @id:mitto.uiprompt.permission-allow @should @scripted
+  @id:mitto.uiprompt.permission-allow @scripted
+  @req:mitto.ui-prompt.permission-allow @req:mitto.ui-prompt.permission-options @req:mitto.ui-prompt.tool-call-id @req:mitto.tool-update.statuses
   Scenario: A permission prompt answered with allow lets the tool run
     mitto.md §Unified UI Prompt System: a permission ui_prompt offers
     allow_once and reject_once; ui_prompt_answer returns the chosen option's
@@ -71,7 +73,8 @@ Feature: Mitto UI prompts
       | agent_message   |                                                     |
       | prompt_complete |                                                     |
 
-  @id:mitto.uiprompt.permission-deny @should @scripted
+  @id:mitto.uiprompt.permission-deny @scripted
+  @req:mitto.ui-prompt.permission-deny @req:mitto.ui-prompt.permission-options @req:mitto.tool-update.statuses
   Scenario: A permission prompt answered with deny fails the tool call
     mitto.md §Unified UI Prompt System / Option Properties: reject_once denies
     the permission request. The spec only shows the option id reject_once
@@ -96,7 +99,8 @@ Feature: Mitto UI prompts
       | prompt_complete |                                                |
     And the client has received no "tool_update" where "data.status" is "completed"
 
-  @id:mitto.uiprompt.yes-no @must @scripted
+  @id:mitto.uiprompt.yes-no @scripted
+  @req:mitto.ui-prompt.type-yes-no @req:mitto.ui-prompt-answer.shape
   Scenario: A yes_no question is answered and the agent continues
     mitto.md §Unified UI Prompt System / Prompt Types: yes_no is a blocking
     two-button question; the answer returns the chosen option's id. (How many
@@ -123,7 +127,8 @@ Feature: Mitto UI prompts
     Then the client receives "agent_message"
     And the client receives "prompt_complete"
 
-  @id:mitto.uiprompt.select @must @scripted
+  @id:mitto.uiprompt.select @scripted
+  @req:mitto.ui-prompt.type-select @req:mitto.option.id @req:mitto.option.label @req:mitto.ui-prompt-answer.shape
   Scenario: A select question is a blocking dropdown that takes one of its options
     mitto.md §Unified UI Prompt System / Prompt Types: select is a blocking
     dropdown selection; §Option Properties: an option's id and label are
@@ -149,7 +154,8 @@ Feature: Mitto UI prompts
       """
     Then the client receives "prompt_complete"
 
-  @id:mitto.uiprompt.options-buttons @must @scripted
+  @id:mitto.uiprompt.options-buttons @scripted
+  @req:mitto.ui-prompt.type-options-buttons @req:mitto.ui-prompt-answer.shape
   Scenario: An options_buttons question blocks the turn until a button is chosen
     mitto.md §Unified UI Prompt System / Prompt Types: options_buttons is a
     blocking multiple choice of buttons; the answer returns the chosen
@@ -173,7 +179,8 @@ Feature: Mitto UI prompts
       """
     Then the client receives "prompt_complete"
 
-  @id:mitto.uiprompt.action-buttons-non-blocking @must @scripted @reference-fixture
+  @id:mitto.uiprompt.action-buttons-non-blocking @scripted @reference-fixture
+  @req:mitto.ui-prompt.type-action-buttons
   Scenario: Follow-up action_buttons do not block the turn
     mitto.md §Unified UI Prompt System / Prompt Types: action_buttons are
     suggested follow-up prompts and are not blocking, so the agent finishes
@@ -191,7 +198,8 @@ Feature: Mitto UI prompts
       """
     And the client receives "prompt_complete"
 
-  @id:mitto.uiprompt.dismiss-on-cancel @must @scripted
+  @id:mitto.uiprompt.dismiss-on-cancel @scripted
+  @req:mitto.ui-prompt-dismiss.shape @req:mitto.cancel.shape @req:mitto.ui-prompt-dismiss.names-prompt
   Scenario: Cancelling the turn dismisses its open prompt
     mitto.md §Backend → Frontend Messages: ui_prompt_dismiss {request_id}
     dismisses the active UI prompt on timeout or cancel, naming the request_id
@@ -211,7 +219,8 @@ Feature: Mitto UI prompts
     Then the client receives "ui_prompt_dismiss"
     And its "data.request_id" is "{rid}"
 
-  @id:mitto.uiprompt.dismiss-other-client @should @scripted
+  @id:mitto.uiprompt.dismiss-other-client @scripted
+  @req:mitto.ui-prompt-dismiss.answered-elsewhere @req:mitto.session.events-to-all-clients @req:mitto.connect.join
   Scenario: A prompt answered in one client is dismissed in the other
     mitto.md §Backend → Frontend Messages: ui_prompt_dismiss dismisses the
     active UI prompt. Interpretation: once one client of the session answered
@@ -240,7 +249,8 @@ Feature: Mitto UI prompts
     And its "data.request_id" is "{rid}"
     And client "B" receives "prompt_complete"
 
-  @id:mitto.uiprompt.answer-unknown-request @should
+  @id:mitto.uiprompt.answer-unknown-request
+  @req:mitto.ui-prompt-answer.unknown-request @req:mitto.error.shape
   Scenario: An answer naming no open prompt is refused with error
     mitto.md §Unified UI Prompt System: ui_prompt_answer names the request_id
     of a ui_prompt. Interpretation: an answer for a request_id the server
@@ -259,7 +269,8 @@ Feature: Mitto UI prompts
       """
     Then the client receives "keepalive_ack"
 
-  @id:mitto.uiprompt.answer-twice @should @scripted
+  @id:mitto.uiprompt.answer-twice @scripted
+  @req:mitto.ui-prompt-answer.once @req:mitto.error.shape
   Scenario: A second answer to an answered prompt is refused
     mitto.md §Backend → Frontend Messages: ui_prompt_dismiss closes the active
     prompt. Interpretation: an answered prompt is no longer open, so a second
@@ -288,7 +299,8 @@ Feature: Mitto UI prompts
     Then the client receives "error"
     And the client receives no "agent_message" within 300ms
 
-  @id:mitto.uiprompt.answer-invalid-option @should @scripted
+  @id:mitto.uiprompt.answer-invalid-option @scripted
+  @req:mitto.ui-prompt-answer.invalid-option @req:mitto.option.id
   Scenario: An answer with an option_id the prompt did not offer is refused
     mitto.md §Unified UI Prompt System / Option Properties: id is the
     machine-readable identifier returned in the response. Interpretation: an
@@ -315,7 +327,8 @@ Feature: Mitto UI prompts
       """
     Then the client receives "prompt_complete"
 
-  @id:mitto.uiprompt.legacy-permission-answer @should @scripted
+  @id:mitto.uiprompt.legacy-permission-answer @scripted
+  @req:mitto.permission-answer.legacy @req:mitto.permission-answer.shape @req:mitto.ui-prompt.tool-call-id @req:mitto.tool-update.statuses
   Scenario: The legacy permission_answer still answers a permission prompt
     mitto.md §Frontend → Backend Messages: permission_answer {request_id,
     approved} is the legacy answer, superseded by ui_prompt_answer but still

@@ -10,7 +10,7 @@ import (
 	"github.com/wsconform/wsconform/reports"
 )
 
-const reqFeatures = "testdata/reqfeatures"
+const coverageFeatures = "testdata/reqfeatures"
 
 // TestRunCoverage: a run of features citing their registry prints the
 // observation apart and the requirements line, exits 0 (an observation
@@ -45,7 +45,7 @@ func TestRunCoverage(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			jsonPath, junitPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml")
-			args := append([]string{"run", "--features", reqFeatures, "--color", "never", "--json", jsonPath, "--junit", junitPath}, tt.flags...)
+			args := append([]string{"run", "--features", coverageFeatures, "--color", "never", "--json", jsonPath, "--junit", junitPath}, tt.flags...)
 			code, out, errs := wsconform(t, args...)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\n%s\n%s", code, tt.code, out, errs)

@@ -83,10 +83,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// citeProblems is what is wrong with the scenarios' citations: a scenario
+// scenarioProblems is what is wrong with the scenarios' citations: a scenario
 // without @req, an id the registry lacks, a hand-set @must or @should left
 // beside the @req tags that now derive the level.
-func citeProblems(reg *requirements.Registry, scs []scenario) []string {
+func scenarioProblems(reg *requirements.Registry, scs []scenario) []string {
 	var out []string
 	for _, sc := range scs {
 		if len(sc.reqs) == 0 {
@@ -140,7 +140,7 @@ func TestFeaturesCiteRequirements(t *testing.T) {
 			if !tagged {
 				t.Skipf("%s: no scenario carries an @req tag yet", name)
 			}
-			for _, p := range citeProblems(reg, scs) {
+			for _, p := range scenarioProblems(reg, scs) {
 				t.Error(p)
 			}
 			levels := map[string]int{}
@@ -194,14 +194,14 @@ Feature: planted
     Given a client connects
 `
 	fsys := fstest.MapFS{name + "/planted.feature": {Data: []byte(feature)}}
-	got := citeProblems(reg, readScenarios(t, fsys, name))
+	got := scenarioProblems(reg, readScenarios(t, fsys, name))
 	want := []string{
 		`hostd/planted.feature:9 "none": cites no requirement`,
 		`hostd/planted.feature:13 "unknown": @req:hostd.no-such-thing is not in`,
 		`hostd/planted.feature:17 "level": @must set by hand`,
 	}
 	if len(got) != len(want) {
-		t.Fatalf("citeProblems = %q, want %d problems", got, len(want))
+		t.Fatalf("scenarioProblems = %q, want %d problems", got, len(want))
 	}
 	for i, w := range want {
 		if !strings.Contains(got[i], w) {

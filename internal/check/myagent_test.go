@@ -772,3 +772,42 @@ func TestMyagentReplayRestamped(t *testing.T) {
 		}
 	})
 }
+
+// TestMyagentSystemContentReadings: the spec's rule ("Use `content` for
+// simple text messages") and its event table ({error: "..."}, {message:
+// "..."}) disagree on system.error and system.notice; both readings pass
+// without a finding, and content that is neither is still reported.
+func TestMyagentSystemContentReadings(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		typ, content string
+		quiet        bool
+	}{
+		{"system.error", `"boom"`, true},
+		{"system.error", `{"error":"boom"}`, true},
+		{"system.error", `42`, false},
+		{"system.error", `{"message":"boom"}`, false},
+		{"system.notice", `"restarting soon"`, true},
+		{"system.notice", `{"message":"restarting soon"}`, true},
+		{"system.notice", `[1,2]`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.typ+" "+tc.content, func(t *testing.T) {
+			t.Parallel()
+			ev := fmt.Sprintf(`{"event":%q,"timestamp":"2025-01-15T10:30:00Z","session_id":"sess_123","content":%s}`, tc.typ, tc.content)
+			fs := feed(t, "myagent", []step{maConnected("a"), s2c("a", ev)})
+			var schema []string
+			for _, f := range fs {
+				if strings.HasPrefix(f.Rule, "schema.") && f.Type == tc.typ {
+					schema = append(schema, f.Rule+": "+f.Message)
+				}
+			}
+			if tc.quiet && len(schema) > 0 {
+				t.Errorf("a reading the spec gives was reported: %v", schema)
+			}
+			if !tc.quiet && len(schema) == 0 {
+				t.Errorf("content that is neither reading passed unreported")
+			}
+		})
+	}
+}

@@ -68,7 +68,10 @@ func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Findi
 	return v, reason
 }
 
-// fromFindings judges the server's frames.
+// fromFindings judges the server's frames: an error fails the scenario, a
+// warning on what the spec states or shows makes it non-strict, one that
+// rests only on our reading of the spec's silence (interpretation) makes
+// it an observation.
 func fromFindings(findings []reports.Finding) (reports.Verdict, string) {
 	v, reason := reports.Passed, ""
 	for _, f := range findings {
@@ -78,7 +81,12 @@ func fromFindings(findings []reports.Finding) (reports.Verdict, string) {
 		switch {
 		case f.Severity >= check.Error:
 			return reports.Failed, fmt.Sprintf("%s: %s", f.Rule, f.Message)
-		case f.Severity >= check.Warning && v == reports.Passed:
+		case f.Severity >= check.Warning && f.Evidence == check.Interpretation:
+			// our reading of the spec's silence: an observation, never non-strict
+			if v == reports.Passed {
+				v, reason = reports.Observation, fmt.Sprintf("the spec does not say; this server: %s: %s", f.Rule, f.Message)
+			}
+		case f.Severity >= check.Warning && v.Rank() < reports.NonStrict.Rank():
 			v, reason = reports.NonStrict, fmt.Sprintf("%s: %s", f.Rule, f.Message)
 		}
 	}

@@ -25,6 +25,7 @@ const (
 	WhyNoScenario   = "no-scenario"  // no scenario of the features cites it
 	WhyNotSelected  = "not-selected" // scenarios cite it, but this run left them out
 	WhyScripted     = "scripted"     // every citing scenario needs --scripted
+	WhyBlocked      = "blocked"      // cited only as context by scenarios that broke their own primary requirement
 	WhySkipped      = "skipped"
 	WhyInconclusive = "inconclusive"
 	WhyNotRun       = "not-run"
@@ -32,7 +33,7 @@ const (
 )
 
 // whyOrder is the order the classes are printed in a count line.
-var whyOrder = []string{WhyScripted, WhySkipped, WhyInconclusive, WhyNotRun, WhyError, WhyNotSelected, WhyNoScenario, WhyUntested}
+var whyOrder = []string{WhyBlocked, WhyScripted, WhySkipped, WhyInconclusive, WhyNotRun, WhyError, WhyNotSelected, WhyNoScenario, WhyUntested}
 
 // whyWords says a class in a count line ("38 need --scripted").
 var whyWords = map[string][2]string{
@@ -40,6 +41,7 @@ var whyWords = map[string][2]string{
 	WhyNoScenario:   {"no scenario", "no scenario"},
 	WhyNotSelected:  {"not selected", "not selected"},
 	WhyScripted:     {"needs --scripted", "need --scripted"},
+	WhyBlocked:      {"blocked by another requirement's failure", "blocked by another requirement's failure"},
 	WhySkipped:      {"skipped", "skipped"},
 	WhyInconclusive: {"inconclusive", "inconclusive"},
 	WhyNotRun:       {"not run", "not run"},
@@ -188,10 +190,18 @@ func statusOf(v Verdict) string {
 // judgeRequirement fills a row's status and reason from the results of
 // the scenarios citing it (cited: some scenario of the features does).
 func judgeRequirement(row *RequirementCoverage, q requirements.Requirement, cited bool, results []*Scenario) {
-	var worst *Scenario
+	var worst, blocked *Scenario
 	for _, s := range results {
 		st := statusOf(s.Verdict)
 		if st == "" {
+			continue
+		}
+		if st != CovPassed && s.Primary != nil && s.Primary.ID != q.ID {
+			// the scenario broke its own requirement; what it cites as
+			// context was not shown to hold, nor to break
+			if blocked == nil {
+				blocked = s
+			}
 			continue
 		}
 		if worst == nil || covRank[st] > covRank[statusOf(worst.Verdict)] {
@@ -222,6 +232,8 @@ func judgeRequirement(row *RequirementCoverage, q requirements.Requirement, cite
 		scripted = scripted && s.Verdict == Skipped && s.Reason == NeedsScripted
 	}
 	switch {
+	case blocked != nil:
+		row.Why, row.Reason = WhyBlocked, fmt.Sprintf("blocked: %s is %s on %s", blocked.ID, blocked.Verdict, blocked.Primary.ID)
 	case q.Untested != "":
 		row.Why, row.Reason = WhyUntested, q.Untested
 	case !cited:

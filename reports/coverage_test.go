@@ -28,7 +28,8 @@ const covRegistry = `{
     {"id": "minicodex.t.inconclusive", "section": "§Turns", "quote": "a model answers", "evidence": "stated", "level": "must"},
     {"id": "minicodex.t.not-run", "section": "§Turns", "quote": "abort stops", "evidence": "stated", "level": "must"},
     {"id": "minicodex.t.error", "section": "§Turns", "quote": "ping answered", "evidence": "stated", "level": "may"},
-    {"id": "minicodex.t.shown", "section": "§Turns", "quote": "{approved: true}", "evidence": "shown", "level": "type"}
+    {"id": "minicodex.t.shown", "section": "§Turns", "quote": "{approved: true}", "evidence": "shown", "level": "type"},
+    {"id": "minicodex.t.context", "section": "§Turns", "quote": "events have ids", "evidence": "stated", "level": "type"}
   ]
 }`
 
@@ -48,9 +49,14 @@ func covInput(reg *requirements.Registry) CoverageInput {
 	sc := func(id string, v Verdict, reason string, reqs ...string) Scenario {
 		return Scenario{ID: id, Name: id, Dialect: "minicodex", Target: "reference", Verdict: v, Reason: reason, Requirements: reqs}
 	}
+	// withPrimary marks a scenario's first requirement as its primary one.
+	withPrimary := func(s Scenario) Scenario {
+		s.Primary = &RequirementRef{ID: s.Requirements[0]}
+		return s
+	}
 	scenarios := []Scenario{
 		sc("s.passed", Passed, "", "minicodex.t.passed", "minicodex.t.mixed"),
-		sc("s.failed", Failed, "Then it replays: event 2 missing", "minicodex.t.failed"),
+		withPrimary(sc("s.failed", Failed, "Then it replays: event 2 missing", "minicodex.t.failed", "minicodex.t.context")),
 		sc("s.flaky", Flaky, "verdicts differ across 2 runs", "minicodex.t.flaky"),
 		sc("s.non-strict", NonStrict, "SHOULD not met: seq went back", "minicodex.t.non-strict"),
 		sc("s.observed", Observation, "the spec does not say; this server: closed", "minicodex.t.observed", "minicodex.t.mixed"),
@@ -98,6 +104,8 @@ func TestCoverageStatuses(t *testing.T) {
 		{"minicodex.t.not-run", CovNotTested, WhyNotRun, "not run (interrupted)"},
 		{"minicodex.t.error", CovNotTested, WhyError, "error: dial: connection refused"},
 		{"minicodex.t.shown", CovNotTested, WhyNoScenario, "no scenario cites it"},
+		// cited as context by a scenario that broke its own primary requirement
+		{"minicodex.t.context", CovNotTested, WhyBlocked, "blocked: s.failed is failed on minicodex.t.failed"},
 	}
 	if len(tests) != len(cov.Requirements) {
 		t.Fatalf("%d rows, want %d", len(cov.Requirements), len(tests))
@@ -109,10 +117,10 @@ func TestCoverageStatuses(t *testing.T) {
 		}
 	}
 	c := cov.Counts[0]
-	if c.Stated != 13 || c.Passed != 1 || c.Failed != 2 || c.NonStrict != 1 || c.Observed != 1 || c.NotTested != 8 {
+	if c.Stated != 14 || c.Passed != 1 || c.Failed != 2 || c.NonStrict != 1 || c.Observed != 1 || c.NotTested != 9 {
 		t.Errorf("counts %+v", c)
 	}
-	want := "13 stated — 1 passed, 1 non-strict, 1 observed, 2 failed, 8 not tested (1 needs --scripted, 1 skipped, 1 inconclusive, 1 not run, 1 error, 1 not selected, 1 no scenario, 1 marked untested)"
+	want := "14 stated — 1 passed, 1 non-strict, 1 observed, 2 failed, 9 not tested (1 blocked by another requirement's failure, 1 needs --scripted, 1 skipped, 1 inconclusive, 1 not run, 1 error, 1 not selected, 1 no scenario, 1 marked untested)"
 	if got := c.Line(); got != want {
 		t.Errorf("line\n got %s\nwant %s", got, want)
 	}
@@ -130,7 +138,7 @@ func TestCoverageStrictMisses(t *testing.T) {
 	for _, m := range NewCoverage(covInput(covReg(t))).StrictMisses() {
 		ids = append(ids, m.ID)
 	}
-	want := "minicodex.t.uncited minicodex.t.unselected minicodex.t.scripted minicodex.t.skipped minicodex.t.inconclusive minicodex.t.not-run"
+	want := "minicodex.t.uncited minicodex.t.unselected minicodex.t.scripted minicodex.t.skipped minicodex.t.inconclusive minicodex.t.not-run minicodex.t.context"
 	if got := strings.Join(ids, " "); got != want {
 		t.Errorf("misses\n got %s\nwant %s", got, want)
 	}
@@ -151,11 +159,11 @@ func TestCoveragePerTarget(t *testing.T) {
 	in.Scenarios = append(in.Scenarios, other...)
 	in.Targets = []string{"reference", "b"}
 	cov := NewCoverage(in)
-	if len(cov.Counts) != 2 || cov.Counts[1].Target != "b" || cov.Counts[1].Passed != 10 || cov.Counts[0].Passed != 1 {
+	if len(cov.Counts) != 2 || cov.Counts[1].Target != "b" || cov.Counts[1].Passed != 11 || cov.Counts[0].Passed != 1 {
 		t.Fatalf("counts %+v", cov.Counts)
 	}
-	if len(cov.Requirements) != 30 || cov.Requirements[15].Target != "b" {
-		t.Errorf("%d rows, row 15 on %q", len(cov.Requirements), cov.Requirements[15].Target)
+	if len(cov.Requirements) != 32 || cov.Requirements[16].Target != "b" || cov.Requirements[15].Target != "reference" {
+		t.Errorf("%d rows, row 16 on %q", len(cov.Requirements), cov.Requirements[16].Target)
 	}
 }
 

@@ -22,9 +22,14 @@ def main() -> int:
         rep = json.load(f)
     scenarios = rep.get("scenarios") or []
     counts = Counter(s["verdict"] for s in scenarios)
-    order = ["passed", "non-strict", "failed", "flaky", "inconclusive", "skipped", "error"]
+    order = ["passed", "observation", "non-strict", "failed", "flaky", "inconclusive", "skipped", "error", "not-run"]
     print(f"== {label}: {rep.get('verdict', '?').upper()}  " +
           "  ".join(f"{v} {counts.get(v, 0)}" for v in order))
+    for c in (rep.get("coverage") or {}).get("counts") or []:
+        why = ", ".join(f"{n} {k}" for k, n in sorted((c.get("not_tested_why") or {}).items()))
+        print(f"   requirements: {c.get('stated', 0)} stated: {c.get('passed', 0)} passed, "
+              f"{c.get('non_strict', 0)} non-strict, {c.get('observed', 0)} observed, {c.get('failed', 0)} failed, "
+              f"{c.get('not_tested', 0)} not tested ({why})")
     causes = rep.get("root_causes") or []
     print(f"   {len(causes)} distinct problems")
     for rc in causes:

@@ -61,10 +61,12 @@ Feature: MyAgent error events
       """
     Then the client receives "agent.session_created"
 
-  @id:myagent.errors.unknown-event @req:myagent.error.validation @req:myagent.error.production-ready @req:myagent.namespace.unknown-event
+  @id:myagent.errors.unknown-event @req:myagent.namespace.unknown-event @req:myagent.error.validation @req:myagent.error.production-ready
   Scenario: An unknown event type is answered with error.validation
     myagent-events.md §All Event Types / User Events lists the events a client
     sends; §Error Events: error.validation for input that fails validation.
+    Interpretation: the spec does not say that an unlisted event name fails
+    validation (the frame breaks no stated type), so this is an observation.
 
     When the client sends:
       """

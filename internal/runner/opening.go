@@ -167,3 +167,22 @@ func (c *client) takeOut(idx int64) {
 		return
 	}
 }
+
+// openingHint names the likely cause when a connection that skipped the
+// dialect's opening (a scenario tagged @opening, or --opening none) misses
+// an answer: a real server may hold everything back until the client has
+// opened the way its UI does (mitto's initial load_events).
+func (w *World) openingHint(c *client) string {
+	steps := w.sc.run.opts.Opening
+	if len(steps) == 0 && w.spec != nil {
+		steps = w.spec.Opening
+	}
+	if len(steps) == 0 {
+		return ""
+	}
+	first := openingType(w, string(steps[0].Send))
+	if c.sentTypes[first] {
+		return ""
+	}
+	return fmt.Sprintf(" (this connection sent no %s, which a real client sends first: a server that holds live events until then fails here)", first)
+}

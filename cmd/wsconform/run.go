@@ -64,6 +64,7 @@ type runFlags struct {
 	repeat    int
 	answer    string
 	session   string
+	opening   string
 	baseline  string
 	scale     float64
 	list      bool
@@ -92,6 +93,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.BoolVar(&f.mutations, "allow-mutations", false, "run @mutates-target scenarios against a target: they change its stored state (credentials, skills, backups)")
 	fs.StringVar(&f.answer, "answer", runner.AnswerApprove, "how clients answer the server's approvals, confirmations and asks that a scenario leaves open: approve, deny, first (option) or none")
 	fs.StringVar(&f.session, "session-cmd", "", "shell `COMMAND` run before each scenario that prints the URL to test (and 'Key: Value' header lines): for servers that create a session over HTTP first; it sees WSCONFORM_TARGET, WSCONFORM_DIALECT, WSCONFORM_SCENARIO")
+	fs.StringVar(&f.opening, "opening", "", "JSON `FILE` replacing the dialect's opening, the messages a real client sends right after connecting (features/<dialect>/client.json \"opening\"; mitto: the initial load_events): [{\"send\": {...}, \"await\": \"TYPE\"}], {vars} expand; none sends nothing. Scenarios tagged @opening never get one")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every scenario `N` times; a scenario whose verdicts differ is flaky")
 	fs.StringVar(&f.baseline, "baseline", "", "JSON `FILE` of known failures [{\"id\",\"target\"?,\"reason\"}]: they do not fail the run")
 	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them)")
@@ -184,6 +186,13 @@ func (f *runFlags) options() (runner.Options, error) {
 	case runner.AnswerApprove, runner.AnswerDeny, runner.AnswerFirst, runner.AnswerNone:
 	default:
 		return opts, usageErr("run: --answer must be approve, deny, first or none")
+	}
+	if f.opening != "" {
+		steps, err := runner.ParseOpening(f.opening)
+		if err != nil {
+			return opts, usageErr("run: --opening: %v", err)
+		}
+		opts.Opening = steps
 	}
 	if f.repeat < 1 || f.repeat > 100 {
 		return opts, usageErr("run: --repeat must be between 1 and 100")

@@ -224,7 +224,11 @@ func offeredMutations(dialects []string) []server.Mutation {
 func printMutations(w io.Writer, dialects []string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, m := range offeredMutations(dialects) {
-		fmt.Fprintf(tw, "%s\t%s\t(fires %s)\n", m.Name, m.Summary, m.Rule)
+		fires := "fires " + m.Rule
+		if m.Rule == "" {
+			fires = "no rule: the spec allows it"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t(%s)\n", m.Name, m.Summary, fires)
 	}
 	return tw.Flush()
 }

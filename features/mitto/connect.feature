@@ -8,6 +8,10 @@ Feature: Mitto connection
   into the same session, to /ws?session_id=ID with the session_id that
   connected named. A connection without session_id starts a new session.
 
+  Every connection a scenario opens first sends the initial load_events,
+  as the real UI does (features/mitto/client.json's opening); the scenario
+  tagged @opening prompts without it.
+
   @id:mitto.connect.connected
   @req:mitto.connected.shape @req:mitto.keepalive-ack.is-running
   Scenario: A new connection is greeted with connected
@@ -82,3 +86,26 @@ Feature: Mitto connection
     And its "data.session_id" is "{sid}"
     And its "data.last_user_prompt_id" is "p-{unique}"
     And its "data.last_user_prompt_seq" is {up_seq}
+
+  @id:mitto.connect.live-before-load @opening
+  @req:mitto.opening.live-before-load @req:mitto.user-prompt.broadcast
+  Scenario: A connection that has not loaded events still gets its live events
+    mitto.md §Frontend → Backend Messages: load_events loads events "(initial,
+    pagination, or sync)"; user_prompt is the "Broadcast of user prompt to all
+    clients". Interpretation: the spec does not say when a connection starts
+    to get live events; we read that it gets them before any load_events. A
+    server that holds live events until a connection's first load_events (as
+    the real mitto server does) fails here, and only here: every other
+    scenario opens with the initial load_events as the real UI does.
+
+    Given a client connects
+    And the client receives "connected"
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "before any load", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "user_prompt" with:
+      """
+      {"data": {"prompt_id": "p-{unique}"}}
+      """
+    And the client receives "prompt_complete"

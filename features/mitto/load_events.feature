@@ -19,11 +19,12 @@ Feature: Mitto load_events
     And the client receives "connected"
     And I remember its "data.session_id" as "sid"
 
-  @id:mitto.load.empty-session
+  @id:mitto.load.empty-session @opening
   @req:mitto.load-events.empty-session @req:mitto.events-loaded.shape
   Scenario: The initial load of a new session holds no events
     mitto.md §load_events Parameters: load_events without before_seq or
-    after_seq is the initial load. Interpretation: a new session (a
+    after_seq is the initial load (it is the opening, so written out here).
+    Interpretation: a new session (a
     connection without session_id) has no events yet, so has_more is false
     and the agent is not prompting.
 

@@ -28,6 +28,9 @@ const (
 type clientSpec struct {
 	Answers      []answerSpec `json:"answers"`
 	Inconclusive []envSpec    `json:"inconclusive"`
+	// Opening is what a real client sends right after connecting
+	// (opening.go).
+	Opening []OpeningStep `json:"opening"`
 }
 
 // answerSpec answers one prompt type; each policy's reply is a template
@@ -60,6 +63,12 @@ func loadClientSpec(fsys fs.FS, dialect string) (*clientSpec, error) {
 	var spec clientSpec
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return nil, fmt.Errorf("read %s/client.json: %w", dialect, err)
+	}
+	if spec.Opening != nil {
+		b, _ := json.Marshal(spec.Opening)
+		if spec.Opening, err = decodeOpening(b); err != nil {
+			return nil, fmt.Errorf("read %s/client.json: %w", dialect, err)
+		}
 	}
 	return &spec, nil
 }

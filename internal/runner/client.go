@@ -43,11 +43,14 @@ type client struct {
 	cursor int // messages before it were consumed by an expectation
 	// answered counts the messages answerPrompts has looked at.
 	answered int
-	notify   chan struct{}
-	ended    bool
-	code     int // close code the server sent, 1006 when none
-	reason   string
-	done     chan struct{}
+	// sentTypes are the types of the JSON messages the client sent (the
+	// step goroutine's only): a missed answer names an opening not sent.
+	sentTypes map[string]bool
+	notify    chan struct{}
+	ended     bool
+	code      int // close code the server sent, 1006 when none
+	reason    string
+	done      chan struct{}
 }
 
 // dial opens a connection. A refused handshake (an HTTP status) and a
@@ -148,7 +151,13 @@ func (c *client) send(op wire.Opcode, data []byte) error {
 	if ended {
 		return failf("an open connection", fmt.Sprintf("closed with %d", code), "client %q cannot send", c.name)
 	}
-	c.w.record(c.id, c.url, wire.ClientToServer, op, data, 0)
+	f := c.w.record(c.id, c.url, wire.ClientToServer, op, data, 0)
+	if typ, _ := c.w.describe(f); typ != "" {
+		if c.sentTypes == nil {
+			c.sentTypes = map[string]bool{}
+		}
+		c.sentTypes[typ] = true
+	}
 	_ = c.conn.SetWriteDeadline(time.Now().Add(c.w.to.scaled(c.w.to.Receive)))
 	if err := c.conn.WriteMessage(int(op), data); err != nil {
 		return failf("an open connection", err.Error(), "client %q cannot send", c.name)

@@ -16,5 +16,8 @@ func init() {
 		"mitto-prompt-complete-no-count": {"mitto.prompt.turn", "mitto.prompt.second-client-sees-turn"},
 		"mitto-dismiss-wrong-id":         {"mitto.uiprompt.dismiss-on-cancel"},
 		"mitto-ack-wrong-prompt-id":      {"mitto.prompt.received"},
+		// a behaviour the spec allows: only the scenario that skips the
+		// opening notices it, as an observation
+		"mitto-live-after-load": {"mitto.connect.live-before-load"},
 	}
 }

@@ -53,9 +53,15 @@ func (w *World) connect(ctx context.Context, name, path string) (*client, error)
 	return c, nil
 }
 
+// stepConnect connects as a real client of the dialect does: the
+// opening follows the handshake.
 func stepConnect(ctx context.Context, name, path string) error {
-	_, err := worldOf(ctx).connect(ctx, name, path)
-	return err
+	w := worldOf(ctx)
+	c, err := w.connect(ctx, name, path)
+	if err != nil {
+		return err
+	}
+	return w.open(ctx, c)
 }
 
 func stepReconnect(ctx context.Context, name, path string) error {
@@ -63,8 +69,11 @@ func stepReconnect(ctx context.Context, name, path string) error {
 	if path == "" {
 		path = w.lastRef[clientName(name)]
 	}
-	_, err := w.connect(ctx, name, path)
-	return err
+	c, err := w.connect(ctx, name, path)
+	if err != nil {
+		return err
+	}
+	return w.open(ctx, c)
 }
 
 // stepRejected passes when the server refuses the handshake with an HTTP

@@ -81,6 +81,7 @@ func (w *World) missed(err error, expected string, c *client, from int, near []s
 	if errors.As(err, &closed) {
 		actual += "; then " + closed.Error()
 	}
+	actual += w.openingHint(c)
 	return failf(expected, actual, "client %q did not receive the expected message", c.name)
 }
 

@@ -55,7 +55,11 @@ type Options struct {
 	// Answer is how clients answer the server's prompts (approvals,
 	// confirmations, asks) that a scenario does not answer itself:
 	// approve (the default), deny, first or none.
-	Answer   string
+	Answer string
+	// Opening, when not nil, replaces every dialect's opening (the
+	// messages a real client sends right after connecting, client.json's
+	// "opening"); an empty list sends none.
+	Opening  []OpeningStep
 	Timeouts Timeouts
 	// Features replaces the embedded features (--features DIR).
 	Features fs.FS

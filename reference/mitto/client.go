@@ -20,6 +20,8 @@ type client struct {
 	// legacy clients get permission requests as the legacy permission
 	// message instead of ui_prompt (?legacy=1).
 	legacy bool
+	// loaded: the client has sent a load_events (guarded by s.mu).
+	loaded bool
 }
 
 // sendRaw queues bytes already marshalled; a nil frame (an encode

@@ -88,9 +88,9 @@ func (s *session) streamLocked(e event, seq int64) {
 	mine, other := s.encode(e.live(seq, max, true)), s.encode(e.live(seq, max, false))
 	for c := range s.clients {
 		if (c.id == e.sender) != s.mutate(mutIsMineInverted) {
-			c.sendRaw(mine)
+			c.liveLocked(mine)
 		} else {
-			c.sendRaw(other)
+			c.liveLocked(other)
 		}
 	}
 }

@@ -57,6 +57,7 @@ func (s *session) load(c *client, q loadQuery) {
 		{"is_prompting", s.turn != nil},
 	}
 	c.sendRaw(s.encode(envelope("events_loaded", d)))
+	c.loaded = true
 }
 
 // pageLocked picks the seqs to return. Seqs are contiguous from 1 to

@@ -19,6 +19,7 @@ const (
 	mutCompleteNoCount  = "mitto-prompt-complete-no-count"
 	mutDismissWrongID   = "mitto-dismiss-wrong-id"
 	mutAckWrongPromptID = "mitto-ack-wrong-prompt-id"
+	mutLiveAfterLoad    = "mitto-live-after-load"
 )
 
 // Mutations are the deliberate spec violations this server can commit
@@ -53,4 +54,11 @@ var Mutations = []server.Mutation{
 		Summary: "ui_prompt_dismiss names a request_id that no ui_prompt announced"},
 	{Name: mutAckWrongPromptID, Rule: "mitto.prompt-received",
 		Summary: "prompt_received names a prompt_id that no client sent"},
+	// Not a violation: the spec does not say when a connection starts to
+	// get live events. A real mitto server sends none before the
+	// connection's first load_events, which its UI always sends first
+	// ("Load events (initial, pagination, or sync)"); the runner's
+	// openings must make the suite pass against it.
+	{Name: mutLiveAfterLoad,
+		Summary: "a connection gets no live events (not even its own prompt's user_prompt) until its first load_events"},
 }

@@ -94,8 +94,20 @@ func (s *session) idle() bool {
 func (s *session) broadcastLocked(frame obj) {
 	data := s.encode(frame)
 	for c := range s.clients {
-		c.sendRaw(data)
+		c.liveLocked(data)
 	}
+}
+
+// liveLocked sends a live event (a numbered event, prompt_complete, a
+// question and its dismissal) to this client. Under mutLiveAfterLoad a
+// connection gets none until its first load_events, as a real server
+// that subscribes a connection when its UI loads the session does.
+// Caller holds s.mu.
+func (c *client) liveLocked(data []byte) {
+	if c.s.mutate(mutLiveAfterLoad) && !c.loaded {
+		return
+	}
+	c.sendRaw(data)
 }
 
 // status is keepalive_ack.status (mitto.md §Keepalive Fields): "error"

@@ -215,9 +215,9 @@ func (s *session) openLocked(p *uiPrompt) {
 	}
 	for c := range s.clients {
 		if c.legacy && legacy != nil {
-			c.sendRaw(legacy)
+			c.liveLocked(legacy)
 		} else {
-			c.sendRaw(modern)
+			c.liveLocked(modern)
 		}
 	}
 }
@@ -233,7 +233,7 @@ func (s *session) closeLocked(p *uiPrompt, skip *client) {
 	data := s.encode(envelope("ui_prompt_dismiss", obj{{"request_id", id}}))
 	for c := range s.clients {
 		if c != skip {
-			c.sendRaw(data)
+			c.liveLocked(data)
 		}
 	}
 }

@@ -11,7 +11,10 @@ import (
 type Mutation struct {
 	Name    string
 	Summary string
-	// Rule is the check rule id the violation must make fire.
+	// Rule is the check rule id the violation must make fire. Empty for a
+	// behaviour the spec allows (a real server's choice where the spec is
+	// silent): no rule fires, and the runner's catalogue names the
+	// scenarios that must notice it.
 	Rule string
 }
 

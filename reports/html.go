@@ -90,6 +90,9 @@ type page struct {
 	IgnoredN     int
 	Roots        []rootView
 	RootSevs     string // "2 errors, 1 warning"
+	// StepRoots counts the root causes that group step failures,
+	// FindingRoots the others (the findings' count line names those).
+	StepRoots, FindingRoots int
 	// Attention lists the failures no root cause explains, each distinct
 	// reason once; Explained counts the failures the root causes explain.
 	Attention   []attnGroup
@@ -161,6 +164,8 @@ type rootView struct {
 	EvNote     string
 	Where      []link // the first rootWhereShown places it touched
 	WhereMore  []link // the rest
+	// Wire is a step cause's wire excerpt, one line a frame.
+	Wire []string
 }
 
 // rootWhereShown is how many scenarios or sessions a root cause lists
@@ -379,6 +384,7 @@ func (p *page) rootViews() {
 		return ""
 	}
 	var sev [3]int
+	other := map[Verdict]int{} // step causes below a warning, by verdict
 	multi := len(r.Targets) > 1
 	for i, rc := range r.RootCauses {
 		v := rootView{RootCause: rc, N: i + 1, Anchor: fmt.Sprintf("rc-%d", i+1), FirstLabel: rc.FirstLabel(multi),
@@ -404,7 +410,15 @@ func (p *page) rootViews() {
 				v.WhereMore = append(v.WhereMore, l)
 			}
 		}
-		sev[min(int(rc.Severity), 2)]++
+		if rc.Step != nil {
+			v.Wire = wireLines(rc.Step.Wire)
+			p.StepRoots++
+		}
+		if rc.Step != nil && rc.Severity < check.Warning {
+			other[rc.Step.Verdict]++
+		} else {
+			sev[min(int(rc.Severity), 2)]++
+		}
 		p.Roots = append(p.Roots, v)
 	}
 	var parts []string
@@ -413,7 +427,13 @@ func (p *page) rootViews() {
 			parts = append(parts, severityWord(s, n))
 		}
 	}
+	for _, v := range []Verdict{Observation, Inconclusive} {
+		if n := other[v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
 	p.RootSevs = strings.Join(parts, ", ")
+	p.FindingRoots = len(p.Roots) - p.StepRoots
 }
 
 // lede is the one sentence under the verdict.
@@ -484,6 +504,9 @@ func (it *item) add(r *Report, roots map[rootKey]int, inScenario bool, fs []Find
 		it.count(fv)
 	}
 	it.Root = r.explainedBy(roots, fs, inScenario, it.Reason) + 1
+	if it.Root == 0 && it.Sc != nil {
+		it.Root = r.stepCauseOf(it.Sc) + 1 // a step failure it shares with others
+	}
 }
 
 func sessionItem(r *Report, roots map[rootKey]int, n int, s *Session, anchors map[string]bool) *item {

@@ -164,8 +164,10 @@ type rootView struct {
 	EvNote     string
 	Where      []link // the first rootWhereShown places it touched
 	WhereMore  []link // the rest
-	// Wire is a step cause's wire excerpt, one line a frame.
+	// Wire is a step cause's wire excerpt, one line a frame; Hyp its
+	// hypothesis with the `quoted` message types as code.
 	Wire []string
+	Hyp  template.HTML
 }
 
 // rootWhereShown is how many scenarios or sessions a root cause lists
@@ -253,8 +255,13 @@ func newPage(r *Report) (*page, error) {
 	}
 	anchors := map[string]bool{}
 	roots := r.rootIndex()
+	steps := r.stepCauseIndex()
 	for i := range r.Scenarios {
-		p.Items = append(p.Items, scenarioItem(r, roots, len(p.Items), &r.Scenarios[i], anchors))
+		it := scenarioItem(r, roots, len(p.Items), &r.Scenarios[i], anchors)
+		if it.Root == 0 {
+			it.Root = r.stepCauseOf(steps, it.Sc) + 1 // a step failure it shares with others
+		}
+		p.Items = append(p.Items, it)
 	}
 	for i := range r.Sessions {
 		p.Items = append(p.Items, sessionItem(r, roots, len(p.Items), &r.Sessions[i], anchors))
@@ -411,7 +418,7 @@ func (p *page) rootViews() {
 			}
 		}
 		if rc.Step != nil {
-			v.Wire = wireLines(rc.Step.Wire)
+			v.Wire, v.Hyp = wireLines(rc.Step.Wire), codeSpans(rc.Step.Hypothesis)
 			p.StepRoots++
 		}
 		if rc.Step != nil && rc.Severity < check.Warning {
@@ -504,9 +511,6 @@ func (it *item) add(r *Report, roots map[rootKey]int, inScenario bool, fs []Find
 		it.count(fv)
 	}
 	it.Root = r.explainedBy(roots, fs, inScenario, it.Reason) + 1
-	if it.Root == 0 && it.Sc != nil {
-		it.Root = r.stepCauseOf(it.Sc) + 1 // a step failure it shares with others
-	}
 }
 
 func sessionItem(r *Report, roots map[rootKey]int, n int, s *Session, anchors map[string]bool) *item {
@@ -768,4 +772,22 @@ func fmtDuration(d time.Duration) string {
 		return fmt.Sprintf("%.2fs", math.Round(d.Seconds()*100)/100)
 	}
 	return d.Round(time.Second).String()
+}
+
+// codeSpans escapes text and shows its `backquoted` parts as code.
+func codeSpans(text string) template.HTML {
+	parts := strings.Split(text, "`")
+	var b strings.Builder
+	for i, part := range parts {
+		esc := template.HTMLEscapeString(part)
+		if i%2 == 1 && i < len(parts)-1 {
+			b.WriteString("<code>" + esc + "</code>")
+		} else {
+			if i%2 == 1 {
+				b.WriteString("`")
+			}
+			b.WriteString(esc)
+		}
+	}
+	return template.HTML(b.String())
 }

@@ -214,7 +214,7 @@ func mdFailures(b *strings.Builder, r *Report) {
 		}
 	}
 	multi := len(r.Targets) > 1
-	idx := r.rootIndex()
+	idx, steps := r.rootIndex(), r.stepCauseIndex()
 	for _, s := range r.Scenarios {
 		if (s.Verdict != Failed && s.Verdict != Error && s.Verdict != Flaky) || s.Baselined != "" {
 			continue
@@ -224,7 +224,7 @@ func mdFailures(b *strings.Builder, r *Report) {
 			k = r.explainedBy(idx, s.Findings, true, s.Reason)
 		}
 		if k < 0 {
-			k = r.stepCauseOf(&s)
+			k = r.stepCauseOf(steps, &s)
 		}
 		line := fmt.Sprintf("- %s **`%s`** %s", mdEmoji[s.Verdict], mdCodeText(s.ID), mdText(s.Name))
 		if multi {

@@ -154,7 +154,7 @@ func TestRootCausesHTML(t *testing.T) {
 		`fails the report by itself`,
 		`they explain 4 failed scenarios`, // m.s06, the session, m.s36 and m.s37
 		`<code class="rule">step</code> <b class="subj">Then the server answers &#34;…&#34; within Ns</b> <span class="dim">awaited</span> <code class="ptr">pong</code>`,
-		`<p class="hyp"><b>Likely:</b> after ` + "`send`" + `, the server sent nothing within 2s in 2 scenarios</p>`,
+		`<p class="hyp"><b>Likely:</b> after <code>send</code>, the server sent nothing within 2s in 2 scenarios</p>`,
 		`<tr><th>got</th><td><code>received no message</code></td></tr>`,
 		`#1 → send {&#34;type&#34;:&#34;send&#34;,&#34;text&#34;:&#34;hi&#34;}`,
 		`2 scenarios: <span class="where"><a href="#s-ours-m.s36">m.s36</a>, <a href="#s-ours-m.s37">m.s37</a></span>`,

@@ -297,19 +297,26 @@ func sortRootCauses(out []RootCause) {
 	})
 }
 
-// stepCauseOf is the position in RootCauses of the step cause that groups
-// a scenario's failure, -1 when none does.
-func (r *Report) stepCauseOf(s *Scenario) int {
-	where := r.scenarioWhere(s)
+// stepCauseIndex maps each scenario (as RootCause.Scenarios names it)
+// that a step cause groups to that root cause's position in RootCauses.
+func (r *Report) stepCauseIndex() map[string]int {
+	m := map[string]int{}
 	for i, rc := range r.RootCauses {
 		if rc.Step == nil {
 			continue
 		}
 		for _, w := range rc.Scenarios {
-			if w == where {
-				return i
-			}
+			m[w] = i
 		}
+	}
+	return m
+}
+
+// stepCauseOf is the position in RootCauses of the step cause that groups
+// a scenario's failure (idx from stepCauseIndex), -1 when none does.
+func (r *Report) stepCauseOf(idx map[string]int, s *Scenario) int {
+	if i, ok := idx[r.scenarioWhere(s)]; ok {
+		return i
 	}
 	return -1
 }

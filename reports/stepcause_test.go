@@ -85,3 +85,20 @@ func TestStepCauseKeys(t *testing.T) {
 		t.Errorf("inconclusive cause: %d %+v", rc.Count, rc.Step)
 	}
 }
+
+// TestCodeSpans: a hypothesis's `quoted` types become code, everything
+// else is escaped, an unpaired backquote stays as it is.
+func TestCodeSpans(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"after `prompt`, nothing", "after <code>prompt</code>, nothing"},
+		{"<b> `a&b`", "&lt;b&gt; <code>a&amp;b</code>"},
+		{"odd ` one", "odd ` one"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := string(codeSpans(tt.in)); got != tt.want {
+			t.Errorf("codeSpans(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -502,7 +502,8 @@ f.addEventListener('load', function () { setTimeout(function () { try {
 </script></body></html>`
 
 // TestReportInBrowserRootCauses: the page of RootCausesReport leads with
-// its three root causes; the first one's frame link opens the passed (so
+// its four root causes (three of findings, one of a step failing alike
+// in two scenarios); the first one's frame link opens the passed (so
 // closed, not yet rendered) scenario where it was first seen, renders the
 // wire log up to that frame, highlights it, scrolls it into view and
 // flashes it.
@@ -512,10 +513,10 @@ func TestReportInBrowserRootCauses(t *testing.T) {
 	page := filepath.Join(dir, "root-causes.html")
 	writePage(t, page, reports.RootCausesReport())
 	dom, _ := b.dom(page)
-	expect(t, dom, `data-ready="1"`, `id="rc-headline">3 distinct problems: 2 errors, 1 warning<`,
+	expect(t, dom, `data-ready="1"`, `id="rc-headline">4 distinct problems: 3 errors, 1 warning<`,
 		`<details class="item" id="s-ours-m.s01" data-n="0"`) // closed: no " open" after its attributes
-	if n := strings.Count(dom, `<li class="rc `); n != 3 {
-		t.Errorf("%d root causes rendered, want 3", n)
+	if n := strings.Count(dom, `<li class="rc `); n != 4 {
+		t.Errorf("%d root causes rendered, want 4", n)
 	}
 	if regexp.MustCompile(`id="s-ours-m\.s01"[^>]* open`).MatchString(dom) {
 		t.Error("the first root cause's scenario starts open: the link would not test lazy rendering")

@@ -90,6 +90,9 @@ type page struct {
 	IgnoredN     int
 	Roots        []rootView
 	RootSevs     string // "2 errors, 1 warning"
+	// StepRoots counts the root causes that group step failures,
+	// FindingRoots the others (the findings' count line names those).
+	StepRoots, FindingRoots int
 	// Attention lists the failures no root cause explains, each distinct
 	// reason once; Explained counts the failures the root causes explain.
 	Attention   []attnGroup
@@ -161,6 +164,10 @@ type rootView struct {
 	EvNote     string
 	Where      []link // the first rootWhereShown places it touched
 	WhereMore  []link // the rest
+	// Wire is a step cause's wire excerpt, one line a frame; Hyp its
+	// hypothesis with the `quoted` message types as code.
+	Wire []string
+	Hyp  template.HTML
 }
 
 // rootWhereShown is how many scenarios or sessions a root cause lists
@@ -248,8 +255,13 @@ func newPage(r *Report) (*page, error) {
 	}
 	anchors := map[string]bool{}
 	roots := r.rootIndex()
+	steps := r.stepCauseIndex()
 	for i := range r.Scenarios {
-		p.Items = append(p.Items, scenarioItem(r, roots, len(p.Items), &r.Scenarios[i], anchors))
+		it := scenarioItem(r, roots, len(p.Items), &r.Scenarios[i], anchors)
+		if it.Root == 0 {
+			it.Root = r.stepCauseOf(steps, it.Sc) + 1 // a step failure it shares with others
+		}
+		p.Items = append(p.Items, it)
 	}
 	for i := range r.Sessions {
 		p.Items = append(p.Items, sessionItem(r, roots, len(p.Items), &r.Sessions[i], anchors))
@@ -379,6 +391,7 @@ func (p *page) rootViews() {
 		return ""
 	}
 	var sev [3]int
+	other := map[Verdict]int{} // step causes below a warning, by verdict
 	multi := len(r.Targets) > 1
 	for i, rc := range r.RootCauses {
 		v := rootView{RootCause: rc, N: i + 1, Anchor: fmt.Sprintf("rc-%d", i+1), FirstLabel: rc.FirstLabel(multi),
@@ -404,7 +417,15 @@ func (p *page) rootViews() {
 				v.WhereMore = append(v.WhereMore, l)
 			}
 		}
-		sev[min(int(rc.Severity), 2)]++
+		if rc.Step != nil {
+			v.Wire, v.Hyp = wireLines(rc.Step.Wire), codeSpans(rc.Step.Hypothesis)
+			p.StepRoots++
+		}
+		if rc.Step != nil && rc.Severity < check.Warning {
+			other[rc.Step.Verdict]++
+		} else {
+			sev[min(int(rc.Severity), 2)]++
+		}
 		p.Roots = append(p.Roots, v)
 	}
 	var parts []string
@@ -413,7 +434,13 @@ func (p *page) rootViews() {
 			parts = append(parts, severityWord(s, n))
 		}
 	}
+	for _, v := range []Verdict{Observation, Inconclusive} {
+		if n := other[v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
 	p.RootSevs = strings.Join(parts, ", ")
+	p.FindingRoots = len(p.Roots) - p.StepRoots
 }
 
 // lede is the one sentence under the verdict.
@@ -745,4 +772,22 @@ func fmtDuration(d time.Duration) string {
 		return fmt.Sprintf("%.2fs", math.Round(d.Seconds()*100)/100)
 	}
 	return d.Round(time.Second).String()
+}
+
+// codeSpans escapes text and shows its `backquoted` parts as code.
+func codeSpans(text string) template.HTML {
+	parts := strings.Split(text, "`")
+	var b strings.Builder
+	for i, part := range parts {
+		esc := template.HTMLEscapeString(part)
+		if i%2 == 1 && i < len(parts)-1 {
+			b.WriteString("<code>" + esc + "</code>")
+		} else {
+			if i%2 == 1 {
+				b.WriteString("`")
+			}
+			b.WriteString(esc)
+		}
+	}
+	return template.HTML(b.String())
 }

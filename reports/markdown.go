@@ -214,7 +214,7 @@ func mdFailures(b *strings.Builder, r *Report) {
 		}
 	}
 	multi := len(r.Targets) > 1
-	idx := r.rootIndex()
+	idx, steps := r.rootIndex(), r.stepCauseIndex()
 	for _, s := range r.Scenarios {
 		if (s.Verdict != Failed && s.Verdict != Error && s.Verdict != Flaky) || s.Baselined != "" {
 			continue
@@ -223,11 +223,16 @@ func mdFailures(b *strings.Builder, r *Report) {
 		if s.Verdict == Failed {
 			k = r.explainedBy(idx, s.Findings, true, s.Reason)
 		}
+		if k < 0 {
+			k = r.stepCauseOf(steps, &s)
+		}
 		line := fmt.Sprintf("- %s **`%s`** %s", mdEmoji[s.Verdict], mdCodeText(s.ID), mdText(s.Name))
 		if multi {
 			line += " (" + mdText(s.Target) + ")"
 		}
 		switch {
+		case k >= 0 && r.RootCauses[k].Step != nil:
+			line += fmt.Sprintf("  \n  root cause %d: this step failed the same way in %s", k+1, plural(r.RootCauses[k].Count, "scenario"))
 		case k >= 0: // the root cause table says it once
 			line += fmt.Sprintf("  \n  root cause %d: `%s`", k+1, mdCodeText(r.RootCauses[k].Rule))
 		case s.Reason != "":
@@ -307,7 +312,12 @@ func mdRootCauses(b *strings.Builder, r *Report) {
 		return
 	}
 	var sev [3]int
+	other := map[Verdict]int{} // step causes below a warning, by verdict
 	for _, rc := range r.RootCauses {
+		if rc.Step != nil && rc.Severity < check.Warning {
+			other[rc.Step.Verdict]++
+			continue
+		}
 		sev[min(int(rc.Severity), 2)]++
 	}
 	var parts []string
@@ -316,14 +326,29 @@ func mdRootCauses(b *strings.Builder, r *Report) {
 			parts = append(parts, severityWord(s, sev[s]))
 		}
 	}
+	for _, v := range []Verdict{Observation, Inconclusive} {
+		if n := other[v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
 	fmt.Fprintf(b, "#### %s (%s)\n\n", plural(len(r.RootCauses), "distinct problem"), strings.Join(parts, ", "))
 	b.WriteString("| # | severity | rule | evidence | type / member | count | seen in | expected → actual |\n")
 	b.WriteString("|---:|---|---|---|---|---:|---|---|\n")
 	alone := false
+	var hyps []string // the step causes' hypotheses, under the table
 	for i, rc := range r.RootCauses {
 		if i == mdMaxItems {
 			fmt.Fprintf(b, "\n… and %d more root causes: see the HTML report\n", len(r.RootCauses)-i)
 			break
+		}
+		if rc.Step != nil {
+			st := rc.Step
+			fmt.Fprintf(b, "| %d | %s %s | `step` %s | — | %s | %d | %s | expected %s, got %s |\n", i+1, mdEmoji[st.Verdict], st.Verdict,
+				mdCell(cutRunes(st.Step, 80)), mdCell(st.Awaited), rc.Count, mdWhere(rc), mdCell(cutRunes(rc.Expected, 60)), mdCell(cutRunes(st.Got, 60)))
+			if st.Hypothesis != "" {
+				hyps = append(hyps, fmt.Sprintf("%d: %s", i+1, mdText(cutRunes(st.Hypothesis, mdMaxReason))))
+			}
+			continue
 		}
 		mark := map[check.Severity]string{check.Error: "❌", check.Warning: "⚠️"}[rc.Severity]
 		sv := strings.TrimSpace(mark + " " + rc.Severity.String())
@@ -344,6 +369,12 @@ func mdRootCauses(b *strings.Builder, r *Report) {
 	}
 	if alone {
 		b.WriteString("\n⚑ seen on frames no step of its scenario was about: it decides the verdict by itself\n")
+	}
+	if len(hyps) > 0 {
+		b.WriteString("\nLikely causes of the step failures:\n\n")
+		for _, h := range hyps {
+			b.WriteString("- " + h + "\n")
+		}
 	}
 	b.WriteString("\n")
 }

@@ -101,6 +101,12 @@ func Redact(r *Report) *Report {
 		rc := &c.RootCauses[i]
 		rc.Message, rc.Expected = s.Text(rc.Message), s.Text(rc.Expected)
 		rc.Actual = redactActual(s, rc.Pointer, rc.Actual)
+		if rc.Step != nil {
+			st := *rc.Step
+			st.Got, st.Hypothesis = s.Text(st.Got), s.Text(st.Hypothesis)
+			st.Wire = literalFrames(s, redactFrames(s, st.Wire))
+			rc.Step = &st
+		}
 	}
 	c.Errors = redactTexts(s, r.Errors)
 	c.Notes = redactTexts(s, r.Notes)

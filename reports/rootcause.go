@@ -1,8 +1,6 @@
 package reports
 
 import (
-	"sort"
-
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/wire"
@@ -40,6 +38,9 @@ type RootCause struct {
 	// of their scenario was about: no scenario's verdict carries them, so
 	// the root cause decides the report's verdict itself.
 	Background bool `json:"background,omitempty"`
+	// Step is set when the root cause groups step failures (stepcause.go)
+	// rather than findings: Rule is "step", Count the scenarios.
+	Step *StepCause `json:"step,omitempty"`
 }
 
 // RootCauseRef names the place of a finding in a report.
@@ -126,11 +127,7 @@ func (r *Report) groupRootCauses() []RootCause {
 	for _, k := range order {
 		out = append(out, *byKey[k])
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Severity != out[j].Severity {
-			return out[i].Severity > out[j].Severity
-		}
-		return out[i].Count > out[j].Count
-	})
+	out = append(out, r.groupStepCauses()...)
+	sortRootCauses(out)
 	return out
 }

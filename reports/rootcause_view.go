@@ -90,6 +90,9 @@ func (rc RootCause) Where() []string {
 
 // Reach says how far a root cause went: "30 findings in 30 scenarios".
 func (rc RootCause) Reach() string {
+	if rc.Step != nil { // a step cause counts scenarios, not findings
+		return plural(len(rc.Scenarios), "scenario")
+	}
 	var parts []string
 	if n := len(rc.Scenarios); n > 0 {
 		parts = append(parts, plural(n, "scenario"))

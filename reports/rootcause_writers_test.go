@@ -25,8 +25,9 @@ const (
 // by 30 scenarios (failing the one that was about it, background in the
 // others, the first of which passed and starts closed), a warning only an
 // example shows, in 5 scenarios, and an event_id out of order in a
-// session. Two more scenarios fail on a step, for the same reason (no root
-// cause explains them), and one sends a deliberately invalid frame.
+// session. Two more scenarios fail on a step, for the same reason: a
+// fourth root cause, a step cause; one more fails on a step of its own (no
+// root cause explains it), and one sends a deliberately invalid frame.
 func RootCausesReport() *Report {
 	r := New(KindRun, "wsconform test", t0)
 	r.Finished = t0.Add(9 * time.Second)
@@ -60,7 +61,12 @@ func RootCausesReport() *Report {
 		}
 		if i == 36 || i == 37 {
 			s.Verdict, s.Reason = Failed, `Then the server answers "pong" within 2s: no answer`
-			s.Steps = append(s.Steps, Step{Keyword: "Then", Text: `the server answers "pong" within 2s`, Status: "failed", Error: "no answer"})
+			s.Steps = append(s.Steps, Step{Keyword: "Then", Text: `the server answers "pong" within 2s`, Status: "failed", Error: "no answer",
+				Expected: `"pong" within 2s`, Actual: "received no message"})
+		}
+		if i == 39 {
+			s.Verdict, s.Reason = Failed, `Then the server closes within 1s: still open`
+			s.Steps = append(s.Steps, Step{Keyword: "Then", Text: `the server closes within 1s`, Status: "failed", Error: "still open"})
 		}
 		if i == 38 {
 			s.Findings = append(s.Findings, Finding{Finding: check.Finding{Rule: "schema.violation", Severity: check.Error,
@@ -88,9 +94,12 @@ func RootCausesReport() *Report {
 func TestRootCausesFixture(t *testing.T) {
 	t.Parallel()
 	r := RootCausesReport()
-	if len(r.RootCauses) != 3 || r.RootCauses[0].Rule != rcNull || r.RootCauses[0].Count != 30 ||
+	if len(r.RootCauses) != 4 || r.RootCauses[0].Rule != rcNull || r.RootCauses[0].Count != 30 ||
 		len(r.RootCauses[0].Scenarios) != 30 || r.RootCauses[0].First.Scenario != "m.s01" || !r.RootCauses[0].Background {
 		t.Fatalf("root causes: %+v", r.RootCauses)
+	}
+	if st := r.RootCauses[1]; st.Step == nil || st.Count != 2 || st.Step.Awaited != "pong" || st.Step.Hypothesis != "after `send`, the server sent nothing within 2s in 2 scenarios" {
+		t.Fatalf("step cause: %+v %+v", st, st.Step)
 	}
 }
 
@@ -122,11 +131,11 @@ func TestRootCausesHTML(t *testing.T) {
 	}
 	html := b.String()
 	roots := section(t, html, "root-causes", "</section>")
-	if !strings.Contains(roots, "3 distinct problems: 2 errors, 1 warning") {
+	if !strings.Contains(roots, "4 distinct problems: 3 errors, 1 warning") {
 		t.Errorf("root causes headline:\n%s", roots)
 	}
-	if n := strings.Count(roots, `<li class="rc `); n != 3 {
-		t.Errorf("%d root cause rows, want 3", n)
+	if n := strings.Count(roots, `<li class="rc `); n != 4 {
+		t.Errorf("%d root cause rows, want 4", n)
 	}
 	for _, rule := range []string{rcNull, rcShown, rcOrder} {
 		if n := strings.Count(roots, `<code class="rule">`+rule+`</code>`); n != 1 {
@@ -143,7 +152,12 @@ func TestRootCausesHTML(t *testing.T) {
 		`<span class="ev ev-stated"`, `<span class="ev ev-shown"`,
 		`<blockquote class="quote">class TurnDone(BaseModel): text: str <cite>minicodex-v1.md §Messages: turn_done</cite></blockquote>`,
 		`fails the report by itself`,
-		`they explain 2 failed scenarios`, // m.s06 and the session
+		`they explain 4 failed scenarios`, // m.s06, the session, m.s36 and m.s37
+		`<code class="rule">step</code> <b class="subj">Then the server answers &#34;…&#34; within Ns</b> <span class="dim">awaited</span> <code class="ptr">pong</code>`,
+		`<p class="hyp"><b>Likely:</b> after <code>send</code>, the server sent nothing within 2s in 2 scenarios</p>`,
+		`<tr><th>got</th><td><code>received no message</code></td></tr>`,
+		`#1 → send {&#34;type&#34;:&#34;send&#34;,&#34;text&#34;:&#34;hi&#34;}`,
+		`2 scenarios: <span class="where"><a href="#s-ours-m.s36">m.s36</a>, <a href="#s-ours-m.s37">m.s37</a></span>`,
 	} {
 		if !strings.Contains(roots, want) {
 			t.Errorf("root causes lack %q", want)
@@ -156,8 +170,8 @@ func TestRootCausesHTML(t *testing.T) {
 	if strings.Contains(attn, rcNull) || strings.Contains(attn, "event_id 4") {
 		t.Errorf("needs attention repeats a root cause:\n%s", attn)
 	}
-	if strings.Count(attn, "no answer") != 1 || !strings.Contains(attn, `m.s36</b></a>, <a href="#s-ours-m.s37"`) {
-		t.Errorf("needs attention does not list the step failure once with both scenarios:\n%s", attn)
+	if strings.Contains(attn, "no answer") || strings.Count(attn, "still open") != 1 || !strings.Contains(attn, `m.s39</b></a>`) {
+		t.Errorf("needs attention does not list only the step failure no root cause explains:\n%s", attn)
 	}
 	// Across the whole page the message of the first root cause is in its
 	// row and in the findings of the scenarios that saw it, never in a
@@ -194,14 +208,15 @@ func TestRootCausesMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := b.String()
-	head := strings.Index(md, "#### 3 distinct problems (2 errors, 1 warning)")
+	head := strings.Index(md, "#### 4 distinct problems (3 errors, 1 warning)")
 	if head < 0 || head > strings.Index(md, "| ✅ passed") || head > strings.Index(md, "#### Failures") {
 		t.Fatalf("the summary does not open with the distinct problems:\n%s", md)
 	}
 	rows := regexp.MustCompile(`(?m)^\| \d+ \| .*\|$`).FindAllString(md, -1)
-	if len(rows) != 3 {
+	if len(rows) != 4 {
 		t.Fatalf("%d root cause rows:\n%s", len(rows), md)
 	}
+	rows = append(rows[:1], rows[2:]...) // the step cause's row is checked below
 	for i, rule := range []string{rcNull, rcOrder, rcShown} {
 		if !strings.Contains(rows[i], "`"+rule+"`") || strings.Count(md, "`"+rule+"`") != 1+map[int]int{0: 1, 1: 1}[i] {
 			t.Errorf("row %d: %s (rule %s should be in its row, and the errors also in the one failure each explains)", i+1, rows[i], rule)
@@ -209,11 +224,14 @@ func TestRootCausesMarkdown(t *testing.T) {
 	}
 	for _, want := range []string{
 		"| 1 | ❌ error ⚑ | `schema.violation` | stated | `turn_done /text` | 30 | `m.s01`, `m.s02`, `m.s03` and 27 more | expected `a string`, actual `null` |",
-		"| 2 | ❌ error | `minicodex.event-id-order` | stated | `assistant_text /event_id` | 1 | session `live` | expected &gt; 5, actual `4` |",
+		"| 3 | ❌ error | `minicodex.event-id-order` | stated | `assistant_text /event_id` | 1 | session `live` | expected &gt; 5, actual `4` |",
 		"shown | `assistant_text /meta` | 5 |",
 		"root cause 1: `schema.violation`",
-		"**session `live`**  \n  root cause 2: `minicodex.event-id-order` frame 2\n",
-		"the server answers \"pong\" within 2s: no answer",
+		"**session `live`**  \n  root cause 3: `minicodex.event-id-order` frame 2\n",
+		"| 2 | ❌ failed | `step` `Then the server answers \"…\" within Ns` | — | `pong` | 2 | `m.s36`, `m.s37` | expected `\"pong\" within 2s`, got `received no message` |",
+		"- 2: after \\`send\\`, the server sent nothing within 2s in 2 scenarios\n",
+		"**`m.s36`** scenario 36  \n  root cause 2: this step failed the same way in 2 scenarios\n",
+		"the server closes within 1s: still open",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
@@ -252,8 +270,9 @@ func TestRootCausesJUnit(t *testing.T) {
 	if err := xml.Unmarshal(b.Bytes(), &parsed); err != nil {
 		t.Fatalf("not XML: %v", err)
 	}
-	// 40 scenarios and a session (4 failed), and 3 root causes (2 failed)
-	if parsed.Tests != 44 || parsed.Failures != 6 || len(parsed.Suites) != 2 {
+	// 40 scenarios and a session (5 failed), and 3 root causes of
+	// findings (2 failed); the step cause is in its scenarios' testcases
+	if parsed.Tests != 44 || parsed.Failures != 7 || len(parsed.Suites) != 2 {
 		t.Fatalf("tests %d failures %d suites %d:\n%s", parsed.Tests, parsed.Failures, len(parsed.Suites), b.String())
 	}
 	rs := parsed.Suites[1]

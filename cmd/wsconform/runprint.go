@@ -151,9 +151,26 @@ func printRootCauses(p *console.Printer, rep *reports.Report) {
 	if rep.Kind == reports.KindGate {
 		side = "client's" // the gate judges the client
 	}
-	p.Bold("\n%d distinct %s in the %s frames\n", n, plural(n, "problem", "problems"), side)
+	steps := 0
+	for _, rc := range rep.RootCauses {
+		if rc.Step != nil {
+			steps++
+		}
+	}
+	switch {
+	case steps == 0:
+		p.Bold("\n%d distinct %s in the %s frames\n", n, plural(n, "problem", "problems"), side)
+	case steps == n:
+		p.Bold("\n%d distinct %s in the %s steps\n", n, plural(n, "problem", "problems"), "scenarios'")
+	default:
+		p.Bold("\n%d distinct problems: %d in the %s frames, %d in the scenarios' steps\n", n, n-steps, side, steps)
+	}
 	const indent = "            "
 	for _, rc := range rep.RootCauses {
+		if rc.Step != nil {
+			printStepCause(p, rc, indent)
+			continue
+		}
 		p.Printf("  ")
 		p.Severity(rc.Severity)
 		p.Bold(" %s", rc.Rule)
@@ -179,6 +196,39 @@ func printRootCauses(p *console.Printer, rep *reports.Report) {
 		}
 		p.Dim("%sseen in:  ", indent)
 		p.Printf("%d %s: %s\n", len(where), plural(len(where), what, what+"s"), firstFew(where, 3))
+	}
+}
+
+// printStepCause prints a step failure that several scenarios share: the
+// verdict, the step's pattern and the type it awaited, what came instead,
+// the hypothesis, where, and the first scenario's wire up to the failure.
+func printStepCause(p *console.Printer, rc reports.RootCause, indent string) {
+	st := rc.Step
+	p.Printf("  ")
+	printVerdictWord(p, st.Verdict)
+	p.Bold(" %s", st.Step)
+	p.Dim("  ×%d", rc.Count)
+	if st.Awaited != "" {
+		p.Dim("  awaited %s", st.Awaited)
+	}
+	p.Printf("\n%s%s\n", indent, rc.Message)
+	if rc.Expected != "" {
+		p.Dim("%sexpected: ", indent)
+		p.Printf("%s\n", rc.Expected)
+	}
+	p.Dim("%sgot:      ", indent)
+	p.Printf("%s\n", st.Got)
+	if st.Hypothesis != "" {
+		p.Dim("%slikely:   ", indent)
+		p.Printf("%s\n", st.Hypothesis)
+	}
+	p.Dim("%sseen in:  ", indent)
+	p.Printf("%d %s: %s\n", len(rc.Scenarios), plural(len(rc.Scenarios), "scenario", "scenarios"), firstFew(rc.Scenarios, 3))
+	if len(st.Wire) > 0 {
+		p.Dim("%swire of %s:\n", indent, rc.First.Scenario)
+		for _, f := range st.Wire {
+			p.Dim("%s  %s\n", indent, reports.WireLine(f))
+		}
 	}
 }
 

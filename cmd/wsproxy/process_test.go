@@ -18,7 +18,6 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/wsconform/wsconform/cmd/internal/cli"
 	"github.com/wsconform/wsconform/internal/recording"
 )
 
@@ -307,42 +306,5 @@ func TestTLS(t *testing.T) {
 			t.Errorf("a self-signed upstream without --insecure: %v %+v", err, resp)
 		}
 		stop()
-	}
-}
-
-// TestSecondSIGINT: the first SIGINT drains (wsproxy says a second one
-// quits at once); a second one, while a client that never answers the
-// close holds the drain, ends the process at once, killed by SIGINT.
-func TestSecondSIGINT(t *testing.T) {
-	t.Parallel()
-	p := startProcess(t, "--upstream", echoUpstream(t, false))
-	ws := dialWS(t, p.l.URL+"/ws") // never reads: the proxy's close goes unanswered
-	defer ws.Close()
-	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(timeout)
-	for !strings.Contains(p.stderr.String(), cli.StopHint("wsproxy")) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no stop hint after the first SIGINT; stderr:\n%s", p.stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case err := <-done:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatalf("wsproxy exited %v after a second SIGINT, want killed by it", err)
-		}
-		if st, ok := ee.Sys().(syscall.WaitStatus); !ok || !st.Signaled() || st.Signal() != syscall.SIGINT {
-			t.Errorf("after a second SIGINT: %v, want killed by SIGINT\nstderr:\n%s", err, p.stderr.String())
-		}
-	case <-time.After(2 * timeout):
-		t.Fatalf("wsproxy did not end after a second SIGINT; stderr:\n%s", p.stderr.String())
 	}
 }

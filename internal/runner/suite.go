@@ -52,6 +52,11 @@ type Options struct {
 	// the URL to test and optional headers: for servers that create a
 	// session over HTTP first or need a fresh cookie.
 	SessionCmd string
+	// SessionCleanupCmd, when set, runs (sh -c) after each scenario that
+	// SessionCmd made a session for, with that session's URL in
+	// $WSCONFORM_SESSION_URL and as $1: servers limit how many sessions
+	// stay open.
+	SessionCleanupCmd string
 	// Answer is how clients answer the server's prompts (approvals,
 	// confirmations, asks) that a scenario does not answer itself:
 	// approve (the default), deny, first or none.
@@ -64,8 +69,13 @@ type Options struct {
 	// Features replaces the embedded features (--features DIR).
 	Features fs.FS
 	Insecure bool
-	// Concurrency is how many scenarios run at once per target.
+	// Concurrency is how many scenarios run at once per target; 0 means
+	// DefaultConcurrency, or one where the target URL names a session
+	// every scenario would share (sessionurl.go).
 	Concurrency int
+	// Notice, when set, hears one-line remarks on how the run goes (it
+	// runs scenarios one at a time because they share a session).
+	Notice func(string)
 	// Progress, when set, is called once per scenario as it ends, one call
 	// at a time.
 	Progress func(reports.Scenario)
@@ -97,8 +107,8 @@ func Run(ctx context.Context, opts Options) ([]reports.Scenario, error) {
 	if opts.Timeouts == (Timeouts{}) {
 		opts.Timeouts = DefaultTimeouts
 	}
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = 8
+	if opts.Concurrency < 0 {
+		opts.Concurrency = 0
 	}
 	cat, err := Load(opts)
 	if err != nil {
@@ -227,8 +237,9 @@ func (r *run) target(ctx context.Context, t Target) {
 		}
 		return
 	}
+	conc := r.concurrencyFor(t)
 	for i := 0; i < max(1, r.opts.Repeat); i++ {
-		r.suite(ctx, t, parallel, r.opts.Concurrency)
+		r.suite(ctx, t, parallel, conc)
 		r.suite(ctx, t, serial, 1)
 	}
 }

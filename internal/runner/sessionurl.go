@@ -70,6 +70,8 @@ const DefaultConcurrency = 8
 
 func (r *run) notice(line string) {
 	if r.opts.Notice != nil {
+		r.noticeMu.Lock()
+		defer r.noticeMu.Unlock()
 		r.opts.Notice(line)
 	}
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -73,7 +74,13 @@ func (s *busySessionServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case strings.Contains(m, `"prompt"`):
 			s.busy[sid] = true
 			s.mu.Unlock()
-			send("prompt_received", `{"prompt_id":"p"}`)
+			var p struct {
+				Data struct {
+					PromptID string `json:"prompt_id"`
+				} `json:"data"`
+			}
+			_ = json.Unmarshal(raw, &p)
+			send("prompt_received", fmt.Sprintf(`{"prompt_id":%q}`, p.Data.PromptID))
 			continue
 		case strings.Contains(m, `"cancel"`):
 			// the session is free before the client hears so
@@ -90,30 +97,7 @@ func (s *busySessionServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // at once as asked.
 func TestSharedSessionRunsSerially(t *testing.T) {
 	t.Parallel()
-	var feature strings.Builder
-	feature.WriteString("@mitto\nFeature: busy\n")
-	for i := 0; i < 6; i++ {
-		fmt.Fprintf(&feature, `
-  @id:t.busy-%d @must
-  Scenario: prompt %d
-    Given a client connects
-    And the client receives "connected"
-    When the client sends:
-      """
-      {"type": "prompt", "data": {"message": "hi", "prompt_id": "p-{unique}"}}
-      """
-    Then the client receives "prompt_received"
-    When the client sends:
-      """
-      {"type": "cancel", "data": {}}
-      """
-    Then the client receives "prompt_complete"
-`, i, i)
-	}
-	fsys := fstest.MapFS{
-		"mitto/busy.feature": {Data: []byte(feature.String())},
-		"mitto/client.json":  {Data: []byte(`{"session_query": ["session_id"]}`)},
-	}
+	fsys := busyFeature(6)
 	srv := &busySessionServer{busy: map[string]bool{}}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
@@ -155,4 +139,33 @@ func TestSharedSessionRunsSerially(t *testing.T) {
 	if len(notices) != 0 {
 		t.Errorf("notices %q, want none", notices)
 	}
+}
+
+// busyFeature is n mitto scenarios that each prompt and cancel once.
+func busyFeature(n int) fstest.MapFS {
+	var feature strings.Builder
+	feature.WriteString("@mitto\nFeature: busy\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&feature, `
+  @id:t.busy-%d @must
+  Scenario: prompt %d
+    Given a client connects
+    And the client receives "connected"
+    When the client sends:
+      """
+      {"type": "prompt", "data": {"message": "hi", "prompt_id": "p-{unique}"}}
+      """
+    Then the client receives "prompt_received"
+    When the client sends:
+      """
+      {"type": "cancel", "data": {}}
+      """
+    Then the client receives "prompt_complete"
+`, i, i)
+	}
+	fsys := fstest.MapFS{
+		"mitto/busy.feature": {Data: []byte(feature.String())},
+		"mitto/client.json":  {Data: []byte(`{"session_query": ["session_id"]}`)},
+	}
+	return fsys
 }

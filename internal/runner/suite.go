@@ -90,6 +90,10 @@ type run struct {
 	specs map[string]*clientSpec
 	mu    sync.Mutex
 	out   []reports.Scenario
+	// halted holds, per target name, the environment error that stopped
+	// it (envstop.go).
+	halted   map[string]string
+	noticeMu sync.Mutex
 }
 
 // scenarioRun is what a World knows about where it runs.
@@ -227,13 +231,17 @@ func (r *run) target(ctx context.Context, t Target) {
 	if len(parallel)+len(serial) == 0 {
 		return
 	}
-	if err := preflight(ctx, t, append(parallel, serial...), r.opts); err != nil {
-		for _, c := range append(parallel, serial...) {
-			if ctx.Err() != nil {
+	if err := r.preflight(ctx, t, append(parallel, serial...)); err != nil {
+		var env *EnvironmentError
+		for i, c := range append(parallel, serial...) {
+			switch {
+			case ctx.Err() != nil:
 				r.notRun(c, t)
-				continue
+			case errors.As(err, &env) && i > 0:
+				r.add(notRunAfter(c, t, env.Why)) // one error says it
+			default:
+				r.add(errored(c, t, err.Error()))
 			}
-			r.add(errored(c, t, err.Error()))
 		}
 		return
 	}
@@ -338,6 +346,10 @@ func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
 			r.notRun(c, t)
 			return ctx, err
 		}
+		if why := r.haltedBy(t); why != "" {
+			r.add(notRunAfter(c, t, why))
+			return ctx, godog.ErrSkip
+		}
 		w, err := r.newWorld(&scenarioRun{run: r, target: t, c: c})
 		ctx = context.WithValue(ctx, worldKey{}, w)
 		if err != nil {
@@ -397,9 +409,10 @@ func (r *run) newWorld(sc *scenarioRun) (*World, error) {
 	if r.opts.SessionCmd != "" {
 		setup, err := runSessionCmd(r.ctx, r.opts.SessionCmd, url, d.Dialect, sc.c.ID)
 		if err != nil {
+			r.halt(sc.target, err)
 			return w, &HarnessError{Err: err}
 		}
-		url = setup.URL
+		url, w.sessionURL = setup.URL, setup.URL
 		for k, vs := range setup.Headers {
 			w.headers[k] = vs
 		}
@@ -460,6 +473,7 @@ func (w *World) finish(err error) reports.Scenario {
 		c.closeWith(1000, "scenario over")
 	}
 	w.cancel()
+	w.sc.run.runSessionCleanup(w.sc.run.ctx, w.sessionURL, w.sc.target.urlFor(w.sc.c.Dialect), w.sc.c.Dialect, w.sc.c.ID)
 	c := w.sc.c
 	s := caseResult(c, w.sc.target)
 	s.Steps, s.Duration = w.steps, time.Since(w.started)

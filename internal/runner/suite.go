@@ -231,6 +231,7 @@ func (r *run) target(ctx context.Context, t Target) {
 	if len(parallel)+len(serial) == 0 {
 		return
 	}
+	conc := r.concurrencyFor(t) // said before the pre-check, which may stop the run
 	if err := r.preflight(ctx, t, append(parallel, serial...)); err != nil {
 		var env *EnvironmentError
 		for i, c := range append(parallel, serial...) {
@@ -245,7 +246,6 @@ func (r *run) target(ctx context.Context, t Target) {
 		}
 		return
 	}
-	conc := r.concurrencyFor(t)
 	for i := 0; i < max(1, r.opts.Repeat); i++ {
 		r.suite(ctx, t, parallel, conc)
 		r.suite(ctx, t, serial, 1)

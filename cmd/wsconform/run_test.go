@@ -247,4 +247,3 @@ func TestRunSharedSessionAndLimit(t *testing.T) {
 		}
 	}
 }
-

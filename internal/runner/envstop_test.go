@@ -72,8 +72,8 @@ func (s *sessionLimitServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // The worked example of the README: a session made over HTTP with curl,
 // deleted after the scenario.
 const (
-	curlSessionCmd = `curl -sS --fail-with-body -X POST "$(echo "$WSCONFORM_TARGET" | sed 's/^ws/http/')/sessions"`
-	curlCleanupCmd = `curl -sS --fail-with-body -X DELETE "$(echo "$WSCONFORM_TARGET" | sed 's/^ws/http/')/sessions/${1##*session_id=}"`
+	curlSessionCmd = `curl -sS --fail-with-body -X POST "$(echo "$WSCONFORM_TARGET" | sed s/^ws/http/)/sessions"`
+	curlCleanupCmd = `curl -sS --fail-with-body -X DELETE "$(echo "$WSCONFORM_TARGET" | sed s/^ws/http/)/sessions/${1##*session_id=}"`
 )
 
 func needCurl(t *testing.T) {

@@ -110,10 +110,13 @@ func TestSessionCmdCleanupAndLimit(t *testing.T) {
 		for _, s := range res {
 			count[s.Verdict]++
 		}
+		srv.mu.Lock()
+		made, deleted := srv.made, srv.deleted
+		srv.mu.Unlock()
 		if cleanup {
-			if count[reports.Passed] != 6 || srv.made != 7 || srv.deleted != 7 || len(notices) != 0 {
+			if count[reports.Passed] != 6 || made != 7 || deleted != 7 || len(notices) != 0 {
 				t.Errorf("with clean-up: %v, %d sessions made, %d deleted (the pre-check's too), notices %q; want 6 passed, 7 made and deleted",
-					count, srv.made, srv.deleted, notices)
+					count, made, deleted, notices)
 				for _, s := range res {
 					t.Log(describe(s))
 				}

@@ -115,8 +115,11 @@ func TestSharedSessionRunsSerially(t *testing.T) {
 			}
 		}
 	}
-	if srv.refused != 0 || len(res) != 6 {
-		t.Errorf("%d results, %d prompts refused; want 6 results, none refused", len(res), srv.refused)
+	srv.mu.Lock()
+	refused := srv.refused
+	srv.mu.Unlock()
+	if refused != 0 || len(res) != 6 {
+		t.Errorf("%d results, %d prompts refused; want 6 results, none refused", len(res), refused)
 	}
 	if len(notices) != 1 || notices[0] != SharedSessionNotice {
 		t.Errorf("notices %q, want the shared-session one once", notices)

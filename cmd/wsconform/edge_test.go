@@ -39,6 +39,8 @@ func TestEdgeCases(t *testing.T) {
 			"--var user=… --var password=… --var host_token=…", "could not run"},
 		{"hostd with only a token", []string{"run", "--dialect", "hostd", "--target", "ws://127.0.0.1:1", "--var", "host_token=t"}, exitUsage,
 			"pass --var user=… --var password=… (", "host_token=…"},
+		{"clean-up without a session command", []string{"run", "--dialect", "mitto", "--target", "ws://127.0.0.1:1/ws", "--session-cleanup-cmd", "true"}, exitUsage,
+			"--session-cleanup-cmd cleans up what --session-cmd made", ""},
 		{"quiet and verbose", []string{"run", "-q", "-v"}, exitUsage, "--quiet and --verbose", ""},
 		{"run report in a missing directory", []string{"run", "--html", missing}, exitUsage, "the directory " + filepath.Dir(missing) + " does not exist", "PASS"},
 		{"run report is a directory", []string{"run", "--junit", dir}, exitUsage, "is a directory", "PASS"},

@@ -62,10 +62,10 @@ func readmeBlocks(t *testing.T, path string) []readmeBlock {
 		switch {
 		case cur == nil && strings.TrimSpace(line) == "```sh":
 			b := readmeBlock{line: n}
-			if m := runnableMark.FindStringSubmatch(prev); m != nil {
+			if m := runnableMark.FindStringSubmatch(strings.TrimSpace(prev)); m != nil {
 				b.runnable = true
 				b.exit, _ = strconv.Atoi(m[1])
-			} else if !notRunMark.MatchString(prev) {
+			} else if !notRunMark.MatchString(strings.TrimSpace(prev)) {
 				t.Errorf("README.md:%d: a ```sh block without <!-- runnable: exit N --> or <!-- not run by the README test: why --> on the line before", n)
 			}
 			cur = &b

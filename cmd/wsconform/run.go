@@ -73,6 +73,8 @@ type runFlags struct {
 	features  string
 	insecure  bool
 	conc      int
+	concSet   bool // --concurrency given: it overrides running a shared session one at a time
+	cleanup   string
 	mutate    []string
 	colorMode string
 	quiet     bool
@@ -92,7 +94,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.BoolVar(&f.scripted, "scripted", false, "run @scripted scenarios against a target: it follows the test-mode hints (ci/testmode.md)")
 	fs.BoolVar(&f.mutations, "allow-mutations", false, "run @mutates-target scenarios against a target: they change its stored state (credentials, skills, backups)")
 	fs.StringVar(&f.answer, "answer", runner.AnswerApprove, "how clients answer the server's approvals, confirmations and asks that a scenario leaves open: approve, deny, first (option) or none")
-	fs.StringVar(&f.session, "session-cmd", "", "shell `COMMAND` run before each scenario that prints the URL to test (and 'Key: Value' header lines): for servers that create a session over HTTP first; it sees WSCONFORM_TARGET, WSCONFORM_DIALECT, WSCONFORM_SCENARIO")
+	fs.StringVar(&f.session, "session-cmd", "", "shell `COMMAND` run before each scenario that prints the URL to test (and 'Key: Value' header lines): for servers that create a session over HTTP first; it sees WSCONFORM_TARGET, WSCONFORM_DIALECT, WSCONFORM_SCENARIO; the pre-check connects to a session it prints too")
+	fs.StringVar(&f.cleanup, "session-cleanup-cmd", "", "shell `COMMAND` run after each scenario (and the pre-check) that --session-cmd made a session for, to delete it: the session's URL is in WSCONFORM_SESSION_URL and is its first argument ($1); failures are printed, not verdicts")
 	fs.StringVar(&f.opening, "opening", "", "JSON `FILE` replacing the dialect's opening, the messages a real client sends right after connecting (features/<dialect>/client.json \"opening\"; mitto: the initial load_events): [{\"send\": {...}, \"await\": \"TYPE\"}], {vars} expand; none sends nothing. Scenarios tagged @opening never get one")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every scenario `N` times; a scenario whose verdicts differ is flaky")
 	fs.StringVar(&f.baseline, "baseline", "", "JSON `FILE` of known failures [{\"id\",\"target\"?,\"reason\"}]: they do not fail the run")
@@ -102,7 +105,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	f.out.addFlags(fs)
 	fs.StringVar(&f.features, "features", "", "run the feature files under `DIR` instead of the built-in ones")
 	fs.BoolVarP(&f.insecure, "insecure", "k", false, "accept any TLS certificate of a wss:// target")
-	fs.IntVar(&f.conc, "concurrency", 8, "scenarios run at once per target")
+	fs.IntVar(&f.conc, "concurrency", runner.DefaultConcurrency, "scenarios run at once per target (default 1 when --target names a session, ?session_id=…, and there is no --session-cmd: they would share it)")
 	fs.StringArrayVar(&f.mutate, "mutate", nil, "make the embedded reference server commit a spec violation (see serve --list-mutations)")
 	fs.StringVar(&f.colorMode, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print only failed and flaky scenarios and the summary")
@@ -113,6 +116,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if fs.NArg() > 0 {
 		return usageErr("run: unexpected argument %q", fs.Arg(0))
 	}
+	f.concSet = fs.Changed("concurrency")
 	opts, err := f.options()
 	if err != nil {
 		return err
@@ -162,8 +166,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // options turns flags into runner options, refusing what makes no sense.
 func (f *runFlags) options() (runner.Options, error) {
-	opts := runner.Options{Tags: f.tags, Section: f.section, Scripted: f.scripted, AllowMutations: f.mutations, Repeat: f.repeat, Answer: f.answer, SessionCmd: f.session, Insecure: f.insecure,
-		Concurrency: f.conc, Headers: http.Header{}, Vars: map[string]string{}, Timeouts: runner.DefaultTimeouts}
+	opts := runner.Options{Tags: f.tags, Section: f.section, Scripted: f.scripted, AllowMutations: f.mutations, Repeat: f.repeat, Answer: f.answer, SessionCmd: f.session, SessionCleanupCmd: f.cleanup, Insecure: f.insecure,
+		Headers: http.Header{}, Vars: map[string]string{}, Timeouts: runner.DefaultTimeouts}
 	switch f.colorMode {
 	case console.ColorAuto, console.ColorAlways, console.ColorNever:
 	default:
@@ -181,6 +185,12 @@ func (f *runFlags) options() (runner.Options, error) {
 	opts.Timeouts.Scale = f.scale
 	if f.conc < 1 {
 		return opts, usageErr("run: --concurrency must be at least 1")
+	}
+	if f.concSet {
+		opts.Concurrency = f.conc
+	}
+	if f.cleanup != "" && f.session == "" {
+		return opts, usageErr("run: --session-cleanup-cmd cleans up what --session-cmd made: give both")
 	}
 	switch f.answer {
 	case runner.AnswerApprove, runner.AnswerDeny, runner.AnswerFirst, runner.AnswerNone:
@@ -283,6 +293,7 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 			printProgress(p, s, multi, false)
 		}
 	}
+	opts.Notice = func(line string) { p.Warn("%s\n", line) }
 	results, err := runner.Run(ctx, opts)
 	if err != nil {
 		return harnessErr(err)

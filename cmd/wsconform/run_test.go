@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wsconform/wsconform/internal/runner"
 	"github.com/wsconform/wsconform/reports"
 )
 
@@ -218,5 +219,31 @@ func TestRunNotAWebSocketTarget(t *testing.T) {
 				t.Errorf("the cause is printed %d times, want once:\n%s", n, out)
 			}
 		})
+	}
+}
+
+// TestRunSharedSessionAndLimit: a --target naming a mitto session runs
+// one scenario at a time and says so once, unless --concurrency is given;
+// a server at its session limit (HTTP 503) is one environment error with
+// its words.
+func TestRunSharedSessionAndLimit(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "session limit reached: 10 of 10", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	target := "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws?session_id=abc"
+	for _, conc := range []string{"", "4"} {
+		args := []string{"run", "--dialect", "mitto", "--target", target, "--color", "never", "--tags", "@id:mitto.connect.connected,@id:mitto.prompt.received"}
+		if conc != "" {
+			args = append(args, "--concurrency", conc)
+		}
+		code, out, errs := wsconform(t, args...)
+		if n := strings.Count(out+errs, runner.SharedSessionNotice); n != map[string]int{"": 1, "4": 0}[conc] {
+			t.Errorf("--concurrency %q: the shared-session notice printed %d times:\n%s\n%s", conc, n, out, errs)
+		}
+		if code != exitHarness || !strings.Contains(out, "session limit reached: 10 of 10") || !strings.Contains(out, "environment:") {
+			t.Errorf("exit %d (want %d), output lacks the environment error with the server's words:\n%s\n%s", code, exitHarness, out, errs)
+		}
 	}
 }

@@ -31,6 +31,11 @@ type clientSpec struct {
 	// Opening is what a real client sends right after connecting
 	// (opening.go).
 	Opening []OpeningStep `json:"opening"`
+	// SessionQuery names the query members of a connection URL that join
+	// an existing session (mitto, minicodex: session_id), so that a
+	// --target naming one is known to be shared by every scenario
+	// (sessionurl.go).
+	SessionQuery []string `json:"session_query"`
 }
 
 // answerSpec answers one prompt type; each policy's reply is a template

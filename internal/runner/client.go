@@ -67,6 +67,11 @@ func (w *World) dial(ctx context.Context, name, url string) (*client, *http.Resp
 	defer cancel()
 	conn, resp, err := d.DialContext(ctx, url, w.headers.Clone())
 	if err != nil {
+		if limitStatus(resp) {
+			env := limitError(url, resp)
+			w.sc.run.halt(w.sc.target, env)
+			return nil, resp, &HarnessError{Err: env}
+		}
 		return nil, resp, classifyDial(url, resp, err)
 	}
 	conn.SetReadLimit(maxMessage)

@@ -19,27 +19,51 @@ import (
 // for wss), then makes one WebSocket handshake per dialect, so that a dead
 // target, an untrusted certificate, or a server that is not a WebSocket
 // endpoint of the dialect is one clear target error, not a failed scenario
-// each.
-func preflight(ctx context.Context, t Target, cases []*Case, opts Options) error {
+// each. With --session-cmd it checks a session the command makes (and
+// --session-cleanup-cmd removes), not --target: there --target need only
+// name the server.
+func (r *run) preflight(ctx context.Context, t Target, cases []*Case) error {
+	opts := r.opts
 	hosts := map[string]bool{}
 	eps := map[string]*endpoints{}
+	headers := map[string]http.Header{}
 	for _, c := range cases {
 		d, err := dialect.Get(c.Dialect)
 		if err != nil {
 			return err
 		}
-		ep, err := newEndpoints(t.urlFor(d.Dialect), d)
+		if eps[d.Dialect] != nil {
+			continue
+		}
+		raw, h := t.urlFor(d.Dialect), opts.Headers.Clone()
+		if opts.SessionCmd != "" {
+			setup, err := runSessionCmd(ctx, opts.SessionCmd, raw, d.Dialect, "preflight")
+			if err != nil {
+				return err
+			}
+			defer r.runSessionCleanup(ctx, setup.URL, raw, d.Dialect, "preflight")
+			if h == nil {
+				h = http.Header{}
+			}
+			raw = setup.URL
+			for k, vs := range setup.Headers {
+				h[k] = vs
+			}
+		}
+		ep, err := newEndpoints(raw, d)
 		if err != nil {
 			return err
 		}
 		hosts[ep.base.Scheme+"://"+ep.base.Host] = true
-		eps[d.Dialect] = ep
+		eps[d.Dialect], headers[d.Dialect] = ep, h
 	}
 	if err := reachHosts(ctx, t, hosts, opts); err != nil {
 		return err
 	}
-	for _, ep := range eps {
-		if err := handshake(ctx, ep, opts); err != nil {
+	for d, ep := range eps {
+		o := opts
+		o.Headers = headers[d]
+		if err := handshake(ctx, ep, o); err != nil {
 			return err
 		}
 	}
@@ -70,6 +94,9 @@ func handshake(ctx context.Context, ep *endpoints, opts Options) error {
 			return fmt.Errorf("target %s accepted the connection but did not answer the WebSocket handshake within %s", u, dl.HandshakeTimeout)
 		}
 		return nil // other network trouble shows in the scenarios, each with its cause
+	}
+	if limitStatus(resp) {
+		return limitError(u, resp)
 	}
 	auth := resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden
 	if auth && len(ep.d.Paths) > 1 {

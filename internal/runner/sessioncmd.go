@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -36,7 +37,18 @@ func runSessionCmd(ctx context.Context, command, target, dialect, scenario strin
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return sessionSetup{}, fmt.Errorf("--session-cmd: %w: %s", err, strings.TrimSpace(stderr.String()))
+		// its server would not make a session (a session limit, a server
+		// gone): nothing later scenarios can change
+		// curl --fail-with-body prints the server's answer on stdout and
+		// its own complaint on stderr: both are the server's words
+		words := strings.Join(strings.Fields(string(out)+" "+stderr.String()), " ")
+		if len(words) > 400 {
+			words = words[:400] + "…"
+		}
+		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			words = fmt.Sprintf("no answer within %s", sessionCmdTimeout)
+		}
+		return sessionSetup{}, &EnvironmentError{Why: fmt.Sprintf("--session-cmd failed (%v): %s", err, words)}
 	}
 	return parseSessionSetup(out)
 }

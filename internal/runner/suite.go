@@ -52,6 +52,11 @@ type Options struct {
 	// the URL to test and optional headers: for servers that create a
 	// session over HTTP first or need a fresh cookie.
 	SessionCmd string
+	// SessionCleanupCmd, when set, runs (sh -c) after each scenario that
+	// SessionCmd made a session for, with that session's URL in
+	// $WSCONFORM_SESSION_URL and as $1: servers limit how many sessions
+	// stay open.
+	SessionCleanupCmd string
 	// Answer is how clients answer the server's prompts (approvals,
 	// confirmations, asks) that a scenario does not answer itself:
 	// approve (the default), deny, first or none.
@@ -64,8 +69,13 @@ type Options struct {
 	// Features replaces the embedded features (--features DIR).
 	Features fs.FS
 	Insecure bool
-	// Concurrency is how many scenarios run at once per target.
+	// Concurrency is how many scenarios run at once per target; 0 means
+	// DefaultConcurrency, or one where the target URL names a session
+	// every scenario would share (sessionurl.go).
 	Concurrency int
+	// Notice, when set, hears one-line remarks on how the run goes (it
+	// runs scenarios one at a time because they share a session).
+	Notice func(string)
 	// Progress, when set, is called once per scenario as it ends, one call
 	// at a time.
 	Progress func(reports.Scenario)
@@ -80,6 +90,10 @@ type run struct {
 	specs map[string]*clientSpec
 	mu    sync.Mutex
 	out   []reports.Scenario
+	// halted holds, per target name, the environment error that stopped
+	// it (envstop.go).
+	halted   map[string]string
+	noticeMu sync.Mutex
 }
 
 // scenarioRun is what a World knows about where it runs.
@@ -97,8 +111,8 @@ func Run(ctx context.Context, opts Options) ([]reports.Scenario, error) {
 	if opts.Timeouts == (Timeouts{}) {
 		opts.Timeouts = DefaultTimeouts
 	}
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = 8
+	if opts.Concurrency < 0 {
+		opts.Concurrency = 0
 	}
 	cat, err := Load(opts)
 	if err != nil {
@@ -217,18 +231,23 @@ func (r *run) target(ctx context.Context, t Target) {
 	if len(parallel)+len(serial) == 0 {
 		return
 	}
-	if err := preflight(ctx, t, append(parallel, serial...), r.opts); err != nil {
-		for _, c := range append(parallel, serial...) {
-			if ctx.Err() != nil {
+	conc := r.concurrencyFor(t) // said before the pre-check, which may stop the run
+	if err := r.preflight(ctx, t, append(parallel, serial...)); err != nil {
+		var env *EnvironmentError
+		for i, c := range append(parallel, serial...) {
+			switch {
+			case ctx.Err() != nil:
 				r.notRun(c, t)
-				continue
+			case errors.As(err, &env) && i > 0:
+				r.add(notRunAfter(c, t, env.Why)) // one error says it
+			default:
+				r.add(errored(c, t, err.Error()))
 			}
-			r.add(errored(c, t, err.Error()))
 		}
 		return
 	}
 	for i := 0; i < max(1, r.opts.Repeat); i++ {
-		r.suite(ctx, t, parallel, r.opts.Concurrency)
+		r.suite(ctx, t, parallel, conc)
 		r.suite(ctx, t, serial, 1)
 	}
 }
@@ -327,6 +346,10 @@ func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
 			r.notRun(c, t)
 			return ctx, err
 		}
+		if why := r.haltedBy(t); why != "" {
+			r.add(notRunAfter(c, t, why))
+			return ctx, godog.ErrSkip
+		}
 		w, err := r.newWorld(&scenarioRun{run: r, target: t, c: c})
 		ctx = context.WithValue(ctx, worldKey{}, w)
 		if err != nil {
@@ -386,9 +409,10 @@ func (r *run) newWorld(sc *scenarioRun) (*World, error) {
 	if r.opts.SessionCmd != "" {
 		setup, err := runSessionCmd(r.ctx, r.opts.SessionCmd, url, d.Dialect, sc.c.ID)
 		if err != nil {
+			r.halt(sc.target, err)
 			return w, &HarnessError{Err: err}
 		}
-		url = setup.URL
+		url, w.sessionURL = setup.URL, setup.URL
 		for k, vs := range setup.Headers {
 			w.headers[k] = vs
 		}
@@ -449,6 +473,7 @@ func (w *World) finish(err error) reports.Scenario {
 		c.closeWith(1000, "scenario over")
 	}
 	w.cancel()
+	w.sc.run.runSessionCleanup(w.sc.run.ctx, w.sessionURL, w.sc.target.urlFor(w.sc.c.Dialect), w.sc.c.Dialect, w.sc.c.ID)
 	c := w.sc.c
 	s := caseResult(c, w.sc.target)
 	s.Steps, s.Duration = w.steps, time.Since(w.started)

@@ -57,6 +57,9 @@ type World struct {
 	answerPolicy string
 	spec         *clientSpec
 	envReason    string
+	// sessionURL is the session --session-cmd made for the scenario, for
+	// --session-cleanup-cmd; "" without one.
+	sessionURL string
 	// about holds the frames the scenario's steps were about (matched,
 	// counted, inspected), with the members they inspected: findings on
 	// other frames are background.

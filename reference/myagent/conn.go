@@ -36,8 +36,14 @@ func (k *conn) setSession(s *session) {
 // pressure is the connection's backpressure callback (server.Conn.
 // OnPressure). It runs inside Send and on the writer, so it only touches
 // atomics and the session's relief channel.
-func (k *conn) pressure(drain bool) {
-	if drain {
+//
+// It follows the queue's state now (server.Conn.Draining), not its
+// argument: the writer's "drained" and a sender's "drain" can be called
+// in either order when both cross the marks at once, and a stale "drained"
+// after a "drain" left a full queue looking free, so the run overflowed a
+// client that was reading (TestSlowClient, under load).
+func (k *conn) pressure(bool) {
+	if k.c.Draining() {
 		k.since.Store(time.Now().UnixNano())
 		return
 	}

@@ -210,6 +210,12 @@ func refuse(w http.ResponseWriter, status int, code, msg string) {
 // the first Send.
 func (c *Conn) OnPressure(f func(drain bool)) { c.onPressure = f }
 
+// Draining reports whether the send queue is in its drain phase now:
+// passed three quarters and not yet back below a quarter. The callbacks
+// of OnPressure can run in either order when the writer and a sender
+// cross the marks at once; a callback that needs the state reads it here.
+func (c *Conn) Draining() bool { return c.draining.Load() }
+
 // Send queues v, marshalled as JSON, for the client.
 func (c *Conn) Send(v any) error {
 	data, err := Marshal(v)

@@ -493,6 +493,9 @@ func (w *World) finish(err error) reports.Scenario {
 		env = w.preconditionFailed()
 	}
 	s.Verdict, s.Reason = judge(c, w.steps, append(w.stepErrs, w.setupErr, err), s.Findings, env)
+	if s.Verdict == reports.Passed && len(w.unobserved) > 0 {
+		s.Reason = NotObservable + strings.Join(w.unobserved, "; ")
+	}
 	return s
 }
 

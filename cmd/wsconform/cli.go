@@ -64,6 +64,7 @@ func commands() []command {
 		{"gate", "run a client command against the reference server and judge its traffic", runGate},
 		{"validate", "judge recordings and HAR files offline", runValidate},
 		{"replay", "replay a recording's client side against a server and diff the answers", runReplay},
+		{"merge", "merge the JSON reports of a run split with --shard into one report", runMerge},
 		{"export", "export a recording as a Chrome DevTools HAR file", runExport},
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},

@@ -80,7 +80,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return &exit.Error{Code: exitUsage}
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "help":
+		if len(args) > 1 { // help CMD is CMD --help
+			for _, c := range commands() {
+				if c.name == args[1] {
+					return c.run(ctx, []string{"--help"}, stdout, stderr)
+				}
+			}
+			return usageErr("help: unknown command %q", args[1])
+		}
+		printUsage(stdout)
+		return nil
+	case "-h", "--help":
 		printUsage(stdout)
 		return nil
 	case "--version":

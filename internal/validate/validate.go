@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/detect"
@@ -244,7 +245,7 @@ func (u *unreadable) report(f Finding) {
 func chooseDialect(path, want string) (string, string, error) {
 	if want != "" && want != "auto" {
 		if !dialect.Known(want) {
-			return "", "", fmt.Errorf("unknown dialect %q (known: %v)", want, dialect.Names())
+			return "", "", fmt.Errorf("unknown dialect %q (known: %s)", want, strings.Join(dialect.Names(), ", "))
 		}
 		return want, "--dialect " + want, nil
 	}

@@ -12,11 +12,23 @@ import (
 // was built by `go install ...@vX.Y.Z`, takes precedence.
 const base = "0.1.0-dev"
 
+// Stamped by ci/install.sh and ci/release.sh with -ldflags "-X
+// github.com/wsconform/wsconform/internal/version.stampVersion=… -X
+// ….stampCommit=…": a binary built from a checkout (not by go install of
+// a module version) still says which version and commit it is.
+var (
+	stampVersion string
+	stampCommit  string
+)
+
 // String returns "wsconform <version>".
 func String() string { return "wsconform " + Number() }
 
 // Number returns the version number alone.
 func Number() string {
+	if stampVersion != "" {
+		return stampVersion
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
@@ -47,6 +59,12 @@ func Info(binary string) string {
 			case "vcs.modified":
 				modified = s.Value == "true"
 			}
+		}
+	}
+	if stampCommit != "" && commit == "unknown" {
+		commit = stampCommit
+		if len(commit) > 12 {
+			commit = commit[:12]
 		}
 	}
 	if modified {

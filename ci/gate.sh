@@ -4,16 +4,20 @@
 #   ci/gate.sh --dialect minicodex --fault drop-after=8 -- npm test
 #
 # Every argument goes to `wsconform gate` as is (see `wsconform gate --help`).
-# It installs wsconform with `go install` when no `wsconform` is on PATH,
+# When no `wsconform` is on PATH it builds one (ci/install.sh): from the
+# wsconform checkout this script lives in, or else from $WSCONFORM_REPO at
+# $WSCONFORM_REF (the module is not on a Go module proxy). It
 # writes the reports into $WSCONFORM_REPORTS (report.html, junit.xml,
 # report.json) and exits with the gate's code: 0 the client passed, 1 the
 # client's command failed or it broke the protocol, 2 usage, 3 harness error.
 #
 # Environment:
-#   WSCONFORM_VERSION  module version to install (default: latest)
+#   WSCONFORM_REPO     repository to build wsconform from when this script is
+#                      not inside a wsconform checkout
+#   WSCONFORM_REF      the tag, branch or commit of WSCONFORM_REPO (default: main)
 #   WSCONFORM_REPORTS  report directory (default: wsconform-reports)
 #   WSCONFORM          the wsconform binary to use (default: wsconform on PATH,
-#                      else the one go install puts in $(go env GOPATH)/bin)
+#                      else one built into ${TMPDIR:-/tmp}/wsconform-bin)
 set -eu
 
 if [ "$#" -eq 0 ]; then
@@ -21,7 +25,6 @@ if [ "$#" -eq 0 ]; then
 	exit 2
 fi
 
-version=${WSCONFORM_VERSION:-latest}
 reports=${WSCONFORM_REPORTS:-wsconform-reports}
 wsconform=${WSCONFORM:-}
 
@@ -33,13 +36,24 @@ if [ -z "$wsconform" ]; then
 			echo "gate.sh: wsconform is not on PATH and go is not installed to build it" >&2
 			exit 3
 		fi
-		echo "gate.sh: installing github.com/wsconform/wsconform/cmd/wsconform@$version" >&2
-		go install "github.com/wsconform/wsconform/cmd/wsconform@$version"
-		gobin=$(go env GOBIN)
-		if [ -z "$gobin" ]; then
-			gobin="$(go env GOPATH | cut -d: -f1)/bin"
+		here=$(cd "$(dirname "$0")" && pwd)
+		dest="${TMPDIR:-/tmp}/wsconform-bin"
+		if [ -f "$here/install.sh" ] && [ -f "$here/../go.mod" ]; then
+			echo "gate.sh: building wsconform from the checkout at $here/.." >&2
+			bin=$(sh "$here/install.sh" --dest "$dest")
+		elif [ -n "${WSCONFORM_REPO:-}" ]; then
+			echo "gate.sh: building wsconform from $WSCONFORM_REPO at ${WSCONFORM_REF:-main}" >&2
+			src="${TMPDIR:-/tmp}/wsconform-src"
+			rm -rf "$src"
+			git init -q "$src"
+			git -C "$src" fetch -q --depth 1 "$WSCONFORM_REPO" "${WSCONFORM_REF:-main}"
+			git -C "$src" -c advice.detachedHead=false checkout -q FETCH_HEAD
+			bin=$(sh "$src/ci/install.sh" --dest "$dest")
+		else
+			echo "gate.sh: no wsconform on PATH: set WSCONFORM to a binary, or WSCONFORM_REPO (and WSCONFORM_REF) to build one" >&2
+			exit 3
 		fi
-		wsconform="$gobin/wsconform"
+		wsconform="$bin/wsconform"
 	fi
 fi
 

@@ -276,11 +276,11 @@ func TestServerAction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := regexp.MustCompile(`"url":"([^"]+)"`).FindStringSubmatch(line)
+	url := regexp.MustCompile(`"minicodex":\["([^"]+)"`).FindStringSubmatch(line)
 	if url == nil {
-		t.Fatalf("serve printed no url: %s", line)
+		t.Fatalf("serve printed no minicodex endpoint: %s", line)
 	}
-	r, code, steps := runAction(t, "github/server", map[string]string{"dialect": "minicodex", "target": url[1] + "/minicodex/ws",
+	r, code, steps := runAction(t, "github/server", map[string]string{"dialect": "minicodex", "target": url[1],
 		"shard": "1/2", "args": "--tags @id:minicodex.connect.hello-welcome-snapshot,@id:minicodex.send.turn --color never"})
 	if code != 0 || r.output("verdict") != "passed" {
 		t.Errorf("server action: exit %d, verdict %q; want 0, passed", code, r.output("verdict"))

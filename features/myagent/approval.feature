@@ -67,8 +67,32 @@ Feature: MyAgent confirmations paired by step_id
     myagent-events.md §Event Flow Architecture / 2: "[Continue or cancel based
     on response]": with content {approved: false} the tool is not executed.
     Interpretation: the task may go on without the tool or stop; the scenario
-    only requires that the tool never runs.
+    only requires that the tool never runs, not even on a later approval of
+    the step it denied.
+    Control: first, in a session of its own, client "B" approves the same kind
+    of call and the tool runs. A server that declines every answer (or never
+    runs the tool) would pass the denial without it proving anything: the
+    scenario is then inconclusive.
 
+    Given client "B" connects
+    And client "B" receives "system.connected"
+    And client "B" sends:
+      """
+      {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And client "B" receives "agent.session_created"
+    And I remember its "session_id" as "control"
+    And client "B" sends:
+      """
+      {"event": "user.solve_tasks", "session_id": "{control}", "content": {"tasks": [{"title": "/tool delete_file {\"path\": \"control.txt\"}"}]}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And client "B" receives "agent.user_confirm"
+    And I remember its "step_id" as "approved"
+    And client "B" sends:
+      """
+      {"event": "user.response", "session_id": "{control}", "step_id": "{approved}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And client "B" receives "agent.tool_call"
     When the client sends:
       """
       {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "/tool delete_file {\"path\": \"notes.txt\"}"}]}, "timestamp": "2025-01-01T00:00:00Z"}
@@ -81,13 +105,21 @@ Feature: MyAgent confirmations paired by step_id
       """
     Then the client receives no "agent.tool_call" within 1s
     And the client has received no "agent.tool_result"
+    When the client sends:
+      """
+      {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives no "agent.tool_call" within 500ms
+    And the client has received no "agent.tool_result"
 
   @id:myagent.approval.question-answered @req:myagent.response.answer-text @req:myagent.flow.confirmation @scripted
   Scenario: A question is answered through user.response with its step_id
     myagent-events.md §Request/Response Pairing (step_id): "step_id must match
     for request/response correlation"; the answer reaches the agent.
     Interpretation: the answer text travels in content.answer; the task then
-    completes.
+    completes, and its result (solver.completed {task, result}) carries the
+    scripted agent's reply "You answered: Ada" (ci/testmode.md), which shows
+    that the answer reached the agent.
 
     When the client sends:
       """
@@ -101,11 +133,17 @@ Feature: MyAgent confirmations paired by step_id
       {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"answer": "Ada"}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "solver.completed"
+    And its "content.result" mentions "You answered: Ada"
 
   @id:myagent.approval.confirm-question @req:myagent.response.approved @req:myagent.flow.confirmation @scripted
   Scenario: A yes/no question accepts content.approved
     myagent-events.md §Request/Response Pairing (step_id): the response carries
     content {approved: true} for a confirmation; the task then completes.
+    The answer must reach the agent: the task's result (solver.completed
+    {task, result}) carries the scripted agent's reply "You answered: yes"
+    (ci/testmode.md: {approved: true} answers a confirm question yes). A
+    server that completes the task with the answer lost ("You answered:
+    None") fails.
 
     When the client sends:
       """
@@ -118,6 +156,7 @@ Feature: MyAgent confirmations paired by step_id
       {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "solver.completed"
+    And its "content.result" mentions "You answered: yes"
 
   @id:myagent.approval.wrong-step-id @req:myagent.step-id.unknown-refused @req:myagent.step-id.must-match @req:myagent.error.validation @scripted
   Scenario: A response with another step_id does not answer the open confirmation
@@ -137,6 +176,7 @@ Feature: MyAgent confirmations paired by step_id
       {"event": "user.response", "session_id": "{sid}", "step_id": "not-{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "step_id", "step id", "step", "user_confirm", "confirmation"
     And the client has received no "agent.tool_call"
     And the client receives no "solver.completed" within 300ms
     When the client sends:
@@ -170,6 +210,7 @@ Feature: MyAgent confirmations paired by step_id
       {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "answered", "closed", "step", "once", "duplicate", "no longer"
     And the client has received 1 "agent.tool_call"
 
   @id:myagent.approval.other-client-answers @req:myagent.step-id.any-connection @req:myagent.session.join @scripted

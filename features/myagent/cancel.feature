@@ -114,6 +114,7 @@ Feature: MyAgent cancellation
       {"event": "user.response", "session_id": "{sid}", "step_id": "{step}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "closed", "cancelled", "canceled", "step", "no longer", "expired", "answered"
     And the client receives no "agent.tool_call" within 300ms
     And the client has received no "solver.completed"
 

@@ -5,7 +5,12 @@ Feature: MyAgent error events
   fails, error.execution when execution fails, error.recovery_failed when a
   recovery fails. The spec names no error codes, so the scenarios check the
   event type and that the connection and session go on working; they do not
-  check the reference server's metadata.error_code.
+  check the reference server's metadata.error_code. error.validation answers
+  every kind of bad input, so the event alone does not show what was refused:
+  each refusal must also name the member or condition tested ("the refusal
+  names one of …", any string of the event counts); one that gives another
+  reason (busy, an unknown session, …) or names nothing tested leaves the
+  scenario inconclusive, with the server's words.
 
   Background:
     Given a client connects
@@ -21,6 +26,7 @@ Feature: MyAgent error events
       {"event": "user.create_session",
       """
     Then the client receives "error.validation"
+    And the refusal names one of "json", "parse", "decode", "syntax", "malformed"
     And the client stays connected for 100ms
     When the client sends:
       """
@@ -38,6 +44,7 @@ Feature: MyAgent error events
       ["user.create_session"]
       """
     Then the client receives "error.validation"
+    And the refusal names one of "object", "dict", "mapping", "array", "list"
     When the client sends:
       """
       {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
@@ -55,6 +62,7 @@ Feature: MyAgent error events
       {"content": "which event am I?", "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "missing event", "no event", "event is required", "event required", "requires event", "event member", "event field", "without event", "event type"
     When the client sends:
       """
       {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
@@ -73,6 +81,7 @@ Feature: MyAgent error events
       {"event": "user.dance", "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "unknown event", "unknown client event", "unsupported event", "unrecognized event", "invalid event", "event type", "not a user event"
     When the client sends:
       """
       {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
@@ -91,6 +100,7 @@ Feature: MyAgent error events
       {"event": "agent.final_answer", "content": "I answer myself", "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "server event", "client event", "not a user", "direction", "unknown event", "event type", "not allowed", "only the server", "from the server"
     And the client stays connected for 100ms
 
   @id:myagent.errors.binary-frame @req:myagent.event.binary-refused
@@ -101,6 +111,7 @@ Feature: MyAgent error events
 
     When the client sends a binary frame of 16 bytes
     Then the client receives "error.validation"
+    And the refusal names one of "binary", "text frame", "json", "utf"
     When the client sends:
       """
       {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
@@ -124,6 +135,7 @@ Feature: MyAgent error events
       {"event": "user.message", "session_id": "{sid}", "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "content", "empty", "query", "text"
     And the client receives no "plan.start" within 300ms
 
   @id:myagent.errors.mistyped-seq @req:myagent.error.validation @req:myagent.event.seq @req:myagent.error.production-ready @req:myagent.event.invalid-input-refused
@@ -142,6 +154,7 @@ Feature: MyAgent error events
       {"event": "user.ack", "session_id": "{sid}", "seq": "one", "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "seq", "integer", "number"
     And the client stays connected for 100ms
 
   @id:myagent.errors.response-without-step-id @req:myagent.step-id.unknown-refused @req:myagent.step-id.must-match
@@ -161,6 +174,7 @@ Feature: MyAgent error events
       {"event": "user.response", "session_id": "{sid}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "step_id", "step id", "step"
 
   @id:myagent.errors.response-unknown-step @req:myagent.step-id.unknown-refused @req:myagent.step-id.must-match
   Scenario: A user.response to a step_id nobody asked is refused
@@ -178,6 +192,7 @@ Feature: MyAgent error events
       {"event": "user.response", "session_id": "{sid}", "step_id": "never-asked-{unique}", "content": {"approved": true}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "step_id", "step id", "step", "user_confirm", "confirmation"
     And the client receives no "plan.start" within 300ms
 
   @id:myagent.errors.no-session @req:myagent.session.one-per-connection
@@ -192,6 +207,7 @@ Feature: MyAgent error events
       {"event": "user.cancel", "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "no session", "needs a session", "without a session", "not in a session", "session_id", "create_session", "join"
     And the client stays connected for 100ms
 
   @id:myagent.errors.cancel-idle @req:myagent.cancel.idle
@@ -212,6 +228,7 @@ Feature: MyAgent error events
       {"event": "user.cancel", "session_id": "{sid}", "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "no active run", "no run", "no pipeline", "not running", "nothing running", "nothing to cancel", "no operation", "no task", "idle"
     And the client has received no "agent.interrupted"
 
   @id:myagent.errors.ack-unsent @req:myagent.ack.beyond-last
@@ -232,6 +249,7 @@ Feature: MyAgent error events
       {"event": "user.ack", "session_id": "{sid}", "seq": 999999, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "seq", "unsent", "never sent", "not sent", "beyond", "999999"
 
   @id:myagent.errors.unknown-session @req:myagent.session.unknown @req:myagent.error.recovery-failed
   Scenario: Resuming a session the server does not know fails with error.recovery_failed
@@ -245,6 +263,7 @@ Feature: MyAgent error events
       {"event": "user.reconnect_with_state", "session_id": "no-such-session-{unique}", "last_seq": 3, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.recovery_failed"
+    And the refusal names one of "unknown", "not found", "no such", "no session", "expired", "does not exist"
     When the client sends:
       """
       {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
@@ -271,6 +290,7 @@ Feature: MyAgent error events
       {"event": "user.reconnect_with_state", "session_id": "{sid}", "last_seq": 999999, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then client "B" receives "error.recovery_failed"
+    And the refusal names one of "last_seq", "seq", "ahead", "beyond", "999999"
 
   @id:myagent.errors.already-in-session @req:myagent.session.one-per-connection
   Scenario: A second user.create_session on the same connection is refused
@@ -289,6 +309,7 @@ Feature: MyAgent error events
       {"event": "user.create_session", "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "already in session", "already belongs", "already in a session", "already has a session", "one session", "another session", "new session"
     And the client has received 1 "agent.session_created"
 
   @id:myagent.errors.run-in-progress @req:myagent.flow.one-run @scripted
@@ -313,6 +334,7 @@ Feature: MyAgent error events
       {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "me too"}]}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives "error.validation"
+    And the refusal names one of "in progress", "already running", "is running", "busy", "active run", "running"
     And the client receives "solver.completed"
     And the client has received 1 "solver.start"
 

@@ -29,31 +29,80 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client receives "agent.session_created"
     And I remember its "session_id" as "sid"
 
-  @id:myagent.resume.ack-no-redelivery @req:myagent.buffer.no-duplicates @req:myagent.user.ack
+  @id:myagent.resume.ack-no-redelivery @req:myagent.buffer.last-acked @req:myagent.buffer.no-duplicates @req:myagent.user.ack @req:myagent.buffer.retried
   Scenario: An acknowledged event is not delivered again
     myagent-events.md §Reliable Delivery Mechanism: the client acknowledges
     receipt with user.ack {seq}; §Buffer Management: "ACK tracking prevents
-    duplicate deliveries".
+    duplicate deliveries", "Unacknowledged events are retried".
+    Interpretation: a reconnect without last_seq is where an ack shows: the
+    server replays what the client has not acknowledged
+    (resume.replay-after-ack). Once acknowledged, an event comes neither
+    again on the live connection nor in the next such replay.
+    Control: before the ack, a reconnect without last_seq does deliver the
+    task's solver.completed again; on a server that never redelivers, an ack
+    has nothing to prevent, and the scenario is inconclusive. After that
+    reconnect the client names the session as the replayed events do (a
+    server that renumbers or renames a resumed session is judged by
+    resume.replay-keeps-seq and replay-keeps-session, not here).
 
     When the client sends:
       """
       {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "acknowledge me"}]}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     And the client receives "solver.completed"
-    And I remember its "seq" as "done"
     And the client sends:
       """
-      {"event": "user.ack", "session_id": "{sid}", "seq": {done}, "timestamp": "2025-01-01T00:00:00Z"}
+      {"event": "user.request_state", "session_id": "{sid}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.state_exported"
+    And I remember its "metadata.signed_state" as "state"
+    Given the client drops the connection
+    And I wait 300ms
+    And the client reconnects
+    And the client receives "system.connected"
+    And the client sends:
+      """
+      {"event": "user.reconnect_with_state", "session_id": "{sid}", "signed_state": {state}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "solver.completed"
+    And I remember its "seq" as "again"
+    And I remember its "session_id" as "resumed"
+    When the client sends:
+      """
+      {"event": "user.ack", "session_id": "{resumed}", "seq": {again}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     Then the client receives no "solver.completed" within 500ms
     And the client has received 1 "solver.completed"
     And the client has received no "error.validation"
+    When the client sends:
+      """
+      {"event": "user.request_state", "session_id": "{resumed}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.state_exported"
+    And I remember its "metadata.signed_state" as "state"
+    And the client drops the connection
+    And I wait 300ms
+    And the client reconnects
+    And the client receives "system.connected"
+    And the client sends:
+      """
+      {"event": "user.reconnect_with_state", "session_id": "{resumed}", "signed_state": {state}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Then the client receives "system.notice"
+    And the client receives no "solver.completed" within 500ms
+    And the client has received no "solver.completed"
 
-  @id:myagent.resume.ack-mid-run @req:myagent.user.ack @req:myagent.seq.numbered
+  @id:myagent.resume.ack-mid-run @req:myagent.buffer.last-acked @req:myagent.user.ack @req:myagent.seq.numbered
   Scenario: Acknowledging events while the run goes on
     myagent-events.md §Reliable Delivery Mechanism / Sequence Numbers (seq/ack):
     the client acknowledges each received event; acknowledging does not
-    disturb the stream, which goes on in seq order.
+    disturb the stream, which goes on in seq order; §Buffer Management: "ACK
+    tracking prevents duplicate deliveries".
+    Interpretation: the ack is recorded: a reconnect without last_seq then
+    replays from after the acknowledged solver.start (resume.replay-after-ack).
+    Control: that reconnect replays the unacknowledged solver.completed; a
+    server that replays nothing there cannot show the ack, and the scenario is
+    inconclusive.
 
     When the client sends:
       """
@@ -69,6 +118,22 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And its "seq" is greater than {solving}
     And the client has received 1 "solver.start"
     And the client has received no "error.validation"
+    When the client sends:
+      """
+      {"event": "user.request_state", "session_id": "{sid}", "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And the client receives "agent.state_exported"
+    And I remember its "metadata.signed_state" as "state"
+    And the client drops the connection
+    And I wait 300ms
+    And the client reconnects
+    And the client receives "system.connected"
+    And the client sends:
+      """
+      {"event": "user.reconnect_with_state", "session_id": "{sid}", "signed_state": {state}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    Given the client receives "solver.completed"
+    Then the client has received no "solver.start"
 
   @id:myagent.resume.replay-completed-run @req:myagent.buffer.last-seq @req:myagent.flow.reconnection @req:myagent.buffer.replay-request
   Scenario: reconnect_with_state{session_id, last_seq} replays every buffered event after last_seq
@@ -215,11 +280,17 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     last_seq is the last event it received gets none of the earlier events
     again; the server accepts the reconnect (§Event Flow Architecture / 3:
     the replay is announced by system.notice).
+    Control: afterwards a second client resuming the same session from the
+    task's solver.start does get its solver.completed; a server that replays
+    nothing at all would pass the first part without it proving anything, and
+    the scenario is then inconclusive.
 
     When the client sends:
       """
       {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "nothing to replay"}]}, "timestamp": "2025-01-01T00:00:00Z"}
       """
+    And the client receives "solver.start"
+    And I remember its "seq" as "from"
     And the client receives "solver.completed"
     And I remember its "seq" as "done"
     And the client sends:
@@ -241,24 +312,37 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     And the client has received no "solver.start"
     And the client has received no "system.error"
     And the client has received no "error.recovery_failed"
+    Given client "B" connects
+    And client "B" receives "system.connected"
+    And client "B" sends:
+      """
+      {"event": "user.reconnect_with_state", "session_id": "{sid}", "last_seq": {from}, "signed_state": {state}, "timestamp": "2025-01-01T00:00:00Z"}
+      """
+    And client "B" receives "solver.completed"
 
   @id:myagent.resume.replay-after-ack @req:myagent.buffer.last-acked @req:myagent.buffer.no-duplicates
   Scenario: Without last_seq the replay starts after the last acknowledged event
     myagent-events.md §Reliable Delivery Mechanism / Buffer Management: "ACK
-    tracking prevents duplicate deliveries".
+    tracking prevents duplicate deliveries"; "Unacknowledged events are
+    retried".
     Interpretation: user.reconnect_with_state without last_seq replays from
-    the session's last acknowledged seq (user.ack {seq}, §Sequence Numbers),
-    so acknowledged events are not sent again.
+    the session's last acknowledged seq (user.ack {seq}, §Sequence Numbers):
+    the client acknowledged solver.start, not solver.completed, so the replay
+    brings solver.completed and not solver.start.
+    Control: the replay is there (solver.completed comes again); a server
+    that replays nothing without last_seq cannot show where an ack puts the
+    replay's start, and the scenario is inconclusive.
 
     When the client sends:
       """
       {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "ack then resume"}]}, "timestamp": "2025-01-01T00:00:00Z"}
       """
+    And the client receives "solver.start"
+    And I remember its "seq" as "from"
     And the client receives "solver.completed"
-    And I remember its "seq" as "done"
     And the client sends:
       """
-      {"event": "user.ack", "session_id": "{sid}", "seq": {done}, "timestamp": "2025-01-01T00:00:00Z"}
+      {"event": "user.ack", "session_id": "{sid}", "seq": {from}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     # events of one connection are handled in order: once the state comes
     # back, the server has recorded the ack
@@ -276,10 +360,9 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
       """
       {"event": "user.reconnect_with_state", "session_id": "{sid}", "signed_state": {state}, "timestamp": "2025-01-01T00:00:00Z"}
       """
-    Then the client receives "system.notice"
-    And the client receives no "solver.completed" within 500ms
-    And the client has received no "solver.completed"
-    And the client has received no "solver.start"
+    Given the client receives "solver.completed"
+    Then the client has received no "solver.start"
+    And the client has received 1 "solver.completed"
     And the client has received no "system.error"
     And the client has received no "error.recovery_failed"
 

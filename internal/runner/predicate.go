@@ -67,6 +67,11 @@ func parsePredicate(s string) (predicate, error) {
 		p.test = func(v any, present bool) (bool, string) {
 			return present && contains(v, want), "something containing " + show(want)
 		}
+	case strings.HasPrefix(s, "mentions "):
+		want, _ := literal(strings.TrimPrefix(s, "mentions ")).(string)
+		p.test = func(v any, present bool) (bool, string) {
+			return present && mentions(v, want), "something whose text mentions " + show(want)
+		}
 	case strings.HasPrefix(s, "is one of "):
 		list, ok := literal(strings.TrimPrefix(s, "is one of ")).([]any)
 		if !ok {
@@ -95,7 +100,7 @@ func parsePredicate(s string) (predicate, error) {
 			return present && equal(v, want), show(want)
 		}
 	default:
-		return p, harnessf("unknown predicate %q (try: is V, is not V, exists, is absent, is null or absent, does not contain V, is a string, is at least N, has N items, contains V, is one of [..])", s)
+		return p, harnessf("unknown predicate %q (try: is V, is not V, exists, is absent, is null or absent, does not contain V, is a string, is at least N, has N items, contains V, mentions \"text\", is one of [..])", s)
 	}
 	return p, nil
 }

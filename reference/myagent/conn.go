@@ -137,6 +137,10 @@ func (k *conn) Message(in server.Inbound) {
 		if m != nil {
 			received = m.Event
 		}
+		if k.env.Mutations.Has(mutRefusesAsBusy) {
+			perr = &protoError{kind: perr.kind, code: codeRunInProgress,
+				msg: "a pipeline is already running in this session; wait for it or send user.cancel"}
+		}
 		k.reply(perr.event(received))
 	}
 }

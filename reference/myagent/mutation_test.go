@@ -90,10 +90,13 @@ func TestMutations(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, m := range myagent.Mutations {
-		if !kebab.MatchString(m.Name) || seen[m.Name] || !known[m.Rule] || m.Summary == "" {
+		if !kebab.MatchString(m.Name) || seen[m.Name] || (m.Rule != "" && !known[m.Rule]) || m.Summary == "" {
 			t.Errorf("mutation %+v: name not unique kebab-case with the dialect prefix, rule unknown or no summary", m)
 		}
 		seen[m.Name] = true
+		if m.Rule == "" {
+			continue // no frame shows it: the runner's TestMutationsAreCaught runs its scenarios
+		}
 		t.Run(m.Name, func(t *testing.T) {
 			t.Parallel()
 			srv := reftest.Start(t, "myagent", myagent.New, reftest.Options{ExpectFindings: true,

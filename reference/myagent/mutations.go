@@ -14,10 +14,19 @@ const (
 	mutNoTimestamp        = "myagent-timestamp-omitted"
 	mutConnectedLate      = "myagent-connected-not-first"
 	mutFinalEarly         = "myagent-final-answer-before-pipeline"
+	mutDeclinesAll        = "myagent-declines-every-answer"
+	mutAnswerLost         = "myagent-question-answer-lost"
+	mutIgnoresAcks        = "myagent-ignores-acks"
+	mutNoReplayNoLastSeq  = "myagent-no-replay-without-last-seq"
+	mutRefusesAsBusy      = "myagent-refuses-as-busy"
 )
 
 // Mutations are the deliberate spec violations this server can commit
-// (--mutate NAME). A read-only table.
+// (--mutate NAME). A read-only table. The last five have no rule: no check
+// of the frames can see them (the check engine cannot know what an answer
+// or an ack should have changed); they fake the vacuous passes of issue 24,
+// and the scenarios listed in internal/runner/mutations_myagent_test.go
+// must fail or be inconclusive on them.
 var Mutations = []server.Mutation{
 	{Name: mutSeqRegresses, Rule: "myagent.seq-order",
 		Summary: "solver.start skips a seq and the event after it gets the skipped, lower one"},
@@ -37,4 +46,14 @@ var Mutations = []server.Mutation{
 		Summary: "a new connection receives a system.notice before system.connected"},
 	{Name: mutFinalEarly, Rule: "myagent.pipeline-order",
 		Summary: "agent.final_answer is sent before pipeline.completed"},
+	{Name: mutDeclinesAll,
+		Summary: "every answer to a tool's agent.user_confirm is taken as a denial, whatever it says (JasonDZS/myagent reads content.confirmed, so the spec's {approved: true} declines there)"},
+	{Name: mutAnswerLost,
+		Summary: "a question's user.response closes the step but its answer is lost: the reply is \"You answered: None\" (as JasonDZS/myagent answered {approved: true})"},
+	{Name: mutIgnoresAcks,
+		Summary: "user.ack is accepted but not recorded: nothing is pruned and a reconnect without last_seq replays the acknowledged events too"},
+	{Name: mutNoReplayNoLastSeq,
+		Summary: "user.reconnect_with_state without last_seq replays nothing (it resumes at the session's last seq), so no ack can be seen to change a replay"},
+	{Name: mutRefusesAsBusy,
+		Summary: "every refused client event is answered with the right error event but the busy reason (RUN_IN_PROGRESS, \"a pipeline is already running\"), whatever was wrong with it"},
 }

@@ -203,6 +203,9 @@ func (r *run) act(ctx context.Context, t *task, script agent.Script) ([]string, 
 			if err != nil {
 				return nil, err
 			}
+			if r.s.env.Mutations.Has(mutDeclinesAll) {
+				a.approved = false
+			}
 			if !a.approved {
 				return strings.SplitAfter(agent.DeniedReply(tool), " "), nil
 			}
@@ -222,6 +225,9 @@ func (r *run) act(ctx context.Context, t *task, script agent.Script) ([]string, 
 		a, err := r.confirm(ctx, t, questionStep(q))
 		if err != nil {
 			return nil, err
+		}
+		if r.s.env.Mutations.Has(mutAnswerLost) {
+			a.text = "None"
 		}
 		return agent.AnsweredReply(a.text), nil
 	}

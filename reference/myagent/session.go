@@ -141,6 +141,9 @@ func (s *session) ack(k *conn, seq int64) *protoError {
 		return invalid(codeAckUnsent, "user.ack of seq %d, but the session's last seq is %d", seq, s.seq).
 			with("field", "seq").with("last_seq", s.seq)
 	}
+	if s.env.Mutations.Has(mutIgnoresAcks) {
+		return nil
+	}
 	if s.env.Mutations.Has(mutRedeliveryAfterAck) {
 		if evs, _ := s.log.After(seq - 1); len(evs) > 0 && evs[0].ID == seq {
 			_ = k.c.SendRaw(evs[0].Data)
@@ -180,6 +183,9 @@ func (s *session) resume(k *conn, last int64, hasLast bool) *protoError {
 	defer s.mu.Unlock()
 	if !hasLast {
 		last = s.lastAck
+		if s.env.Mutations.Has(mutNoReplayNoLastSeq) {
+			last = s.seq
+		}
 	}
 	if last > s.seq {
 		return &protoError{kind: evRecoveryFailed, code: codeSeqAhead,

@@ -405,11 +405,13 @@ Feature: MyAgent reliable delivery: seq/ack, replay and state recovery
     myagent-events.md §All Event Types / User Events: user.reconnect reconnects
     without state; §Agent Events: agent.state_restored, state recovered.
     Interpretation: the server answers with agent.state_restored, and the live
-    events of the running task reach the new connection.
+    events of the running task reach the new connection. The task (/slow 30:
+    3 s of chunks) outlasts the reconnection even on a loaded machine, and
+    still ends within one receive timeout.
 
     When the client sends:
       """
-      {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "/slow 10"}]}, "timestamp": "2025-01-01T00:00:00Z"}
+      {"event": "user.solve_tasks", "session_id": "{sid}", "content": {"tasks": [{"title": "/slow 30"}]}, "timestamp": "2025-01-01T00:00:00Z"}
       """
     And the client receives "agent.partial_answer"
     When the client drops the connection

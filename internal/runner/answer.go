@@ -36,6 +36,17 @@ type clientSpec struct {
 	// --target naming one is known to be shared by every scenario
 	// (sessionurl.go).
 	SessionQuery []string `json:"session_query"`
+	// Periodic are the messages a server sends on a timer, not in answer
+	// to anything (myagent's system.heartbeat): when one lands depends on
+	// when the scenario started, so a step that does not name its type
+	// never sees it (periodic.go).
+	Periodic []periodicSpec `json:"periodic"`
+}
+
+// periodicSpec is one periodic message type and the spec's words for it.
+type periodicSpec struct {
+	Type  string `json:"type"`
+	About string `json:"about"`
 }
 
 // answerSpec answers one prompt type; each policy's reply is a template
@@ -68,6 +79,11 @@ func loadClientSpec(fsys fs.FS, dialect string) (*clientSpec, error) {
 	var spec clientSpec
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return nil, fmt.Errorf("read %s/client.json: %w", dialect, err)
+	}
+	for i, p := range spec.Periodic {
+		if p.Type == "" || p.About == "" {
+			return nil, fmt.Errorf("read %s/client.json: periodic[%d] needs a type and an about citing the spec", dialect, i)
+		}
 	}
 	if spec.Opening != nil {
 		b, _ := json.Marshal(spec.Opening)

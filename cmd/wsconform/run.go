@@ -99,7 +99,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.opening, "opening", "", "JSON `FILE` replacing the dialect's opening, the messages a real client sends right after connecting (features/<dialect>/client.json \"opening\"; mitto: the initial load_events): [{\"send\": {...}, \"await\": \"TYPE\"}], {vars} expand; none sends nothing. Scenarios tagged @opening never get one")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every scenario `N` times; a scenario whose verdicts differ is flaky")
 	fs.StringVar(&f.baseline, "baseline", "", "JSON `FILE` of known failures [{\"id\",\"target\"?,\"reason\"}]: they do not fail the run")
-	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them)")
+	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them), a scenario's own @timeout:D budget too (a scenario tagged @timeout:75s may take 75 s instead of 60 s)")
 	fs.BoolVar(&f.list, "list", false, "list the scenarios (id, level, tags) without connecting")
 	fs.BoolVar(&f.steps, "steps", false, "print the step vocabulary features can use")
 	f.out.addFlags(fs)

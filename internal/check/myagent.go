@@ -112,7 +112,7 @@ var (
 		Requires: []string{"myagent.connection.heartbeat-interval"},
 		Spec:     "myagent-events.md §Session Management / Connection Lifecycle",
 		Quote:    "Heartbeat: `system.heartbeat` every 30s (configurable)",
-		Summary:  "Two consecutive system.heartbeat on one connection are at most 35 s apart (the spec's 30 s plus 5 s of slack). Judged between two heartbeats, never from the connection's start, so where a server's heartbeat loop stands when a client connects does not matter; `wsconform run` scenarios last under 60 s, so it shows in recordings of longer connections (wsproxy, validate). A warning: the interval is configurable, so a longer one departs from the default only."}
+		Summary:  "Two consecutive system.heartbeat on one connection are at most 35 s apart (the spec's 30 s plus 5 s of slack). Judged between two heartbeats, never from the connection's start, so where a server's heartbeat loop stands when a client connects does not matter; `wsconform run` times two in myagent.connect.heartbeat-interval (@timeout:150s), and it shows in recordings of longer connections (wsproxy, validate). A warning: the interval is configurable, so a longer one departs from the default only."}
 	maConfirmIgnored = Rule{ID: "myagent.confirm-ignored", Severity: Warning, Evidence: Shown, Dialect: "myagent",
 		Requires: []string{"myagent.response.approved", "myagent.flow.confirmation"},
 		Spec:     "myagent-events.md §Request/Response Pairing (step_id); §Event Flow Architecture / 2. User Confirmation Flow; §Payload Examples / Plan Confirmation Request",

@@ -76,6 +76,35 @@ func TestFrequentHeartbeats(t *testing.T) {
 	}
 }
 
+// TestHeartbeatOvertakesPartial is the field case on the reference
+// server: with the mutation myagent-heartbeat-overtakes-partial, a
+// numbered system.heartbeat overtakes every partial answer (the real
+// myagent's heartbeat did, where it ticked: myagent.cancel.interrupted
+// went non-strict to failed once in 3 runs). Every myagent scenario
+// keeps its verdict, and the run still reports the deviation once, as a
+// root cause (myagent.seq-order on the partial answers).
+func TestHeartbeatOvertakesPartial(t *testing.T) {
+	t.Parallel()
+	res := runReference(t, "myagent", []string{"myagent-heartbeat-overtakes-partial"}, "")
+	if len(res) == 0 {
+		t.Fatal("no scenario ran")
+	}
+	for _, s := range res {
+		if s.Verdict != reports.Passed {
+			t.Error(describe(s))
+		}
+	}
+	rep := &reports.Report{Kind: reports.KindRun, Scenarios: res}
+	rep.Tally()
+	found := false
+	for _, rc := range rep.RootCauses {
+		found = found || (rc.Rule == "myagent.seq-order" && rc.Background && rc.Count > 0)
+	}
+	if !found {
+		t.Errorf("no myagent.seq-order root cause: %+v", rep.RootCauses)
+	}
+}
+
 // scriptedServer answers each client message whose "event" member is a
 // key of replies with those messages, in order, after greeting every
 // connection with greet: a server whose timing the test writes out, so

@@ -14,6 +14,7 @@ const (
 	mutNoTimestamp        = "myagent-timestamp-omitted"
 	mutConnectedLate      = "myagent-connected-not-first"
 	mutFinalEarly         = "myagent-final-answer-before-pipeline"
+	mutBeatOvertakes      = "myagent-heartbeat-overtakes-partial"
 )
 
 // Mutations are the deliberate spec violations this server can commit
@@ -37,4 +38,6 @@ var Mutations = []server.Mutation{
 		Summary: "a new connection receives a system.notice before system.connected"},
 	{Name: mutFinalEarly, Rule: "myagent.pipeline-order",
 		Summary: "agent.final_answer is sent before pipeline.completed"},
+	{Name: mutBeatOvertakes, Rule: "myagent.seq-order",
+		Summary: "every agent.partial_answer is followed by a system.heartbeat numbered after it and sent before it, as JasonDZS/myagent's heartbeat overtakes the partial answers its outbound channel holds for 75 ms: where a real server's tick lands, at every chunk"},
 }

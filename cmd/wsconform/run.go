@@ -103,7 +103,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.baseline, "baseline", "", "JSON `FILE` of known failures [{\"id\",\"target\"?,\"reason\"}]: they do not fail the run")
 	fs.StringVar(&f.shard, "shard", "", "run part `I/N` of the selected scenarios (CI jobs in parallel), dealt the same way on every machine; put the parts' --json reports together with wsconform merge")
 	fs.StringVar(&f.timings, "shard-timings", "", "a previous run's JSON report `FILE`: --shard balances the parts by its scenario durations instead of by count")
-	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them)")
+	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them), a scenario's own @timeout:D budget too (a scenario tagged @timeout:75s may take 75 s instead of 60 s)")
 	fs.BoolVar(&f.list, "list", false, "list the scenarios (id, level, tags) without connecting")
 	fs.BoolVar(&f.steps, "steps", false, "print the step vocabulary features can use")
 	f.out.addFlags(fs)

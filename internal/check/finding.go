@@ -113,3 +113,11 @@ func short(v any) string {
 	}
 	return string(b)
 }
+
+// related lists a frame a finding compares with, or none (0: no frame).
+func related(frame int64) []int64 {
+	if frame == 0 {
+		return nil
+	}
+	return []int64{frame}
+}

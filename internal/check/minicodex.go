@@ -98,6 +98,7 @@ type mcConn struct {
 	sawClient bool
 	hasLast   bool
 	last      int64 // last event_id delivered on this connection
+	lastFrame int64 // the server frame that carried last (0: none did)
 	resumed   bool
 	from      int64 // last_seen_event_id of the resume
 	cursor    int64 // replay has covered every event <= cursor
@@ -155,7 +156,7 @@ func (r *minicodex) client(c *mcConn, m *message) []Finding {
 		c.replayed, c.instructed = false, false
 		if n, ok := jsonx.Int64(m.Doc["last_seen_event_id"]); ok {
 			c.from, c.cursor = n, n
-			c.hasLast, c.last = true, n
+			c.hasLast, c.last, c.lastFrame = true, n, 0
 			if r.hasDelivered && n > r.delivered {
 				fd := mcResumeUnseen.fire(m, "resume from event_id %d, which the session never delivered (the last was %d)", n, r.delivered)
 				fd.Pointer, fd.Expected, fd.Actual = "/last_seen_event_id", fmt.Sprintf("<= %d", r.delivered), strconv.FormatInt(n, 10)
@@ -251,10 +252,11 @@ func (r *minicodex) order(c *mcConn, m *message, e int64) []Finding {
 	if c.hasLast && e <= c.last {
 		fd := mcEventIDOrder.fire(m, "event_id %d after %d on this connection", e, c.last)
 		fd.Pointer, fd.Expected, fd.Actual = "/event_id", fmt.Sprintf("> %d", c.last), strconv.FormatInt(e, 10)
+		fd.Related = related(c.lastFrame)
 		out = append(out, fd)
 	}
 	if !c.hasLast || e > c.last {
-		c.hasLast, c.last = true, e
+		c.hasLast, c.last, c.lastFrame = true, e, m.Frame.Index
 	}
 	return out
 }

@@ -112,7 +112,7 @@ var (
 		Requires: []string{"myagent.connection.heartbeat-interval"},
 		Spec:     "myagent-events.md §Session Management / Connection Lifecycle",
 		Quote:    "Heartbeat: `system.heartbeat` every 30s (configurable)",
-		Summary:  "Two consecutive system.heartbeat on one connection are at most 35 s apart (the spec's 30 s plus 5 s of slack). Judged between two heartbeats, never from the connection's start, so where a server's heartbeat loop stands when a client connects does not matter; `wsconform run` scenarios last under 60 s, so it shows in recordings of longer connections (wsproxy, validate). A warning: the interval is configurable, so a longer one departs from the default only."}
+		Summary:  "Two consecutive system.heartbeat on one connection are at most 35 s apart (the spec's 30 s plus 5 s of slack). Judged between two heartbeats, never from the connection's start, so where a server's heartbeat loop stands when a client connects does not matter; `wsconform run` times two in myagent.connect.heartbeat-interval (@timeout:150s), and it shows in recordings of longer connections (wsproxy, validate). A warning: the interval is configurable, so a longer one departs from the default only."}
 	maConfirmIgnored = Rule{ID: "myagent.confirm-ignored", Severity: Warning, Evidence: Shown, Dialect: "myagent",
 		Requires: []string{"myagent.response.approved", "myagent.flow.confirmation"},
 		Spec:     "myagent-events.md §Request/Response Pairing (step_id); §Event Flow Architecture / 2. User Confirmation Flow; §Payload Examples / Plan Confirmation Request",
@@ -197,7 +197,11 @@ type maOrig struct {
 type maConn struct {
 	sawServer bool
 	hasLast   bool
-	last      int64      // highest seq delivered on this connection
+	last      int64 // highest seq delivered on this connection
+	// lastFrame is the frame that carried last (0 when none did): an
+	// order finding names it as related, so that a report (and the
+	// runner, for a periodic message) knows what the seq was compared with.
+	lastFrame int64
 	delivered *seqWindow // seqs delivered on this connection
 	log       *eventLog  // events delivered on this connection, for retries
 	// own: the connection numbers its events on its own (before any replay
@@ -232,6 +236,7 @@ type maConn struct {
 type maUndo struct {
 	hasLast, hasSent bool
 	last, sent       int64
+	lastFrame        int64
 }
 
 // maRun follows the pipeline of one run as one connection sees it.
@@ -353,11 +358,13 @@ func (r *myagent) reconnect(c *maConn, m *message) []Finding {
 		fd.Expected, fd.Actual = fmt.Sprintf("<= %d", r.sent), strconv.FormatInt(last, 10)
 		out = append(out, fd)
 	}
-	c.undo = maUndo{hasLast: c.hasLast, last: c.last, hasSent: r.hasSent, sent: r.sent}
+	c.undo = maUndo{hasLast: c.hasLast, last: c.last, lastFrame: c.lastFrame, hasSent: r.hasSent, sent: r.sent}
 	c.resumed, c.head = true, true
 	c.hasFrom, c.from = ok, last
-	c.hasLast, c.last = false, 0 // the replay starts the connection's order afresh
-	c.hasAck = false             // the client rewinds explicitly
+	// the replay starts the connection's order afresh; the client rewinds
+	// explicitly
+	c.hasLast, c.last, c.lastFrame = false, 0, 0
+	c.hasAck = false
 	c.judge, c.explicit, c.cursor = false, false, 0
 	c.restamped = false
 	c.replayed = map[int64]bool{}
@@ -486,7 +493,7 @@ func (r *myagent) server(c *maConn, m *message) []Finding {
 // resume: no silent gap, and what follows is no replay from last_seq.
 func (r *myagent) refused(c *maConn) {
 	c.resumed, c.judge, c.hasFrom = false, false, false
-	c.hasLast, c.last = c.undo.hasLast, c.undo.last
+	c.hasLast, c.last, c.lastFrame = c.undo.hasLast, c.undo.last, c.undo.lastFrame
 	r.hasSent, r.sent = c.undo.hasSent, c.undo.sent
 }
 
@@ -573,14 +580,16 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 	case top && c.hasLast && e <= c.last && !before && !c.delivered.forgot(e):
 		fd := maSeqOrder.fire(m, "seq %d after %d on this connection", e, c.last)
 		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf("> %d", c.last), se
+		fd.Related = related(c.lastFrame)
 		out = append(out, fd)
 	case top && !c.resumed && c.hasLast && e > c.last+1 && len(r.conns) == 1:
 		fd := maSeqGap.fire(m, "seq %d after %d on this connection: %s never delivered before it", e, c.last, maSpan(c.last+1, e-1))
 		fd.Pointer, fd.Expected, fd.Actual = ptr, strconv.FormatInt(c.last+1, 10), se
+		fd.Related = related(c.lastFrame)
 		out = append(out, fd)
 	}
 	if !c.hasLast || e > c.last {
-		c.hasLast, c.last = true, e
+		c.hasLast, c.last, c.lastFrame = true, e, m.Frame.Index
 	}
 	c.delivered.add(e)
 	what := fmt.Sprintf("seq %d", e)

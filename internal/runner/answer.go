@@ -41,6 +41,17 @@ type clientSpec struct {
 	// the defaults.
 	OtherRefusals []refusalSpec `json:"other_refusals"`
 	refusals      []refusalSpec
+	// Periodic are the messages a server sends on a timer, not in answer
+	// to anything (myagent's system.heartbeat): when one lands depends on
+	// when the scenario started, so a step that does not name its type
+	// never sees it (periodic.go).
+	Periodic []periodicSpec `json:"periodic"`
+}
+
+// periodicSpec is one periodic message type and the spec's words for it.
+type periodicSpec struct {
+	Type  string `json:"type"`
+	About string `json:"about"`
 }
 
 // answerSpec answers one prompt type; each policy's reply is a template
@@ -78,6 +89,11 @@ func loadClientSpec(fsys fs.FS, dialect string) (*clientSpec, error) {
 	}
 	if spec.refusals, err = compileRefusals(spec.OtherRefusals); err != nil {
 		return nil, fmt.Errorf("read %s/client.json: %w", dialect, err)
+	}
+	for i, p := range spec.Periodic {
+		if p.Type == "" || p.About == "" {
+			return nil, fmt.Errorf("read %s/client.json: periodic[%d] needs a type and an about citing the spec", dialect, i)
+		}
 	}
 	if spec.Opening != nil {
 		b, _ := json.Marshal(spec.Opening)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v21"
@@ -45,6 +46,9 @@ type Case struct {
 	// Serial: the scenario shares server state with others and runs
 	// alone, after the concurrent ones.
 	Serial bool
+	// Timeout is the scenario's own budget (@timeout:D, budget.go); 0
+	// keeps Timeouts.Scenario.
+	Timeout time.Duration
 	// Sends holds the message types the scenario sends itself, Mentions
 	// the quoted words of its steps: a prompt the scenario waits for by
 	// name, or whose reply it sends, is left to the scenario.
@@ -247,6 +251,7 @@ func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Sce
 		c.Requirement = strings.TrimSpace(sc.Description)
 	}
 	c.Sends, c.Mentions, c.Vars = sentTypes(p), mentioned(p), usedVars(p)
+	where := fmt.Sprintf("%s:%d: scenario %q", c.File, c.Line, c.Name)
 	for _, t := range p.Tags {
 		c.Tags = append(c.Tags, t.Name)
 		switch {
@@ -266,6 +271,15 @@ func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Sce
 			c.Serial = true
 		case t.Name == tagFixture:
 			c.Fixture = true
+		case strings.HasPrefix(t.Name, tagTimeout):
+			d, err := parseBudget(t.Name)
+			if err != nil {
+				return c, fmt.Errorf("%s: %w", where, err)
+			}
+			if c.Timeout > 0 {
+				return c, fmt.Errorf("%s has two %s tags", where, tagTimeout)
+			}
+			c.Timeout = d
 		case dialect.Known(strings.TrimPrefix(t.Name, "@")):
 			c.Dialect = strings.TrimPrefix(t.Name, "@")
 		}
@@ -276,12 +290,14 @@ func newCase(p *messages.Pickle, doc *messages.GherkinDocument, sc *messages.Sce
 			c.Dialect = top
 		}
 	}
-	where := fmt.Sprintf("%s:%d: scenario %q", c.File, c.Line, c.Name)
 	switch {
 	case c.ID == "":
 		return c, fmt.Errorf("%s has no @id:… tag", where)
 	case c.Dialect == "":
 		return c, fmt.Errorf("%s names no dialect (tag it @%s or put it in a folder of that name)", where, strings.Join(dialect.Names(), ", @"))
+	}
+	if why := c.checkBudget(DefaultTimeouts.Scenario); why != "" {
+		return c, fmt.Errorf("%s: %s", where, why)
 	}
 	return c, nil
 }

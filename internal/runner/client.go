@@ -277,8 +277,9 @@ func closeText(code int, reason string) string {
 }
 
 // recent lists the types of the last messages from index from, for
-// failure messages.
-func (c *client) recent(from int) string {
+// failure messages, leaving out periodic messages of types other than
+// named (periodic.go): the wire log keeps them.
+func (c *client) recent(from int, named string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if from < 0 {
@@ -286,6 +287,9 @@ func (c *client) recent(from int) string {
 	}
 	var types []string
 	for _, m := range c.msgs[min(from, len(c.msgs)):] {
+		if c.w != nil && c.w.unnamedPeriodic(m, named) {
+			continue
+		}
 		types = append(types, describeMsg(m))
 	}
 	if len(types) > 12 {

@@ -130,7 +130,7 @@ func (w *World) open(ctx context.Context, c *client) error {
 		})
 		if err != nil {
 			return w.missed(err, fmt.Sprintf("%q answering the opening's %s (step %d of the dialect's opening, client.json or --opening) within %s",
-				st.Await, openingType(w, text), i+1, d), c, from, nil)
+				st.Await, openingType(w, text), i+1, d), st.Await, c, from, nil)
 		}
 		c.takeOut(m.index)
 	}

@@ -61,19 +61,21 @@ func (w *World) expect(ctx context.Context, name, typ, within string, want any) 
 		if want != nil {
 			expected = fmt.Sprintf("%q matching %s within %s", typ, show(want), d)
 		}
-		return w.missed(err, expected, c, from, near)
+		return w.missed(err, expected, typ, c, from, near)
 	}
 	w.aboutFrame(m.index, leafPointers(want, "")...)
 	w.last, w.lastDesc, w.lastIndex = m.doc, typ, m.index
 	return nil
 }
 
-// missed turns a wait that failed into a failure naming what came instead.
-func (w *World) missed(err error, expected string, c *client, from int, near []string) error {
+// missed turns a wait for a message of type named that failed into a
+// failure naming what came instead (periodic messages of other types left
+// out: how many ticked is not what happened).
+func (w *World) missed(err error, expected, named string, c *client, from int, near []string) error {
 	if isHarness(err) {
 		return err
 	}
-	actual := "received " + c.recent(from)
+	actual := "received " + c.recent(from, named)
 	if len(near) > 0 {
 		actual += "; not matching: " + strings.Join(near[max(0, len(near)-3):], "; ")
 	}
@@ -140,8 +142,12 @@ func stepReceiveNo(ctx context.Context, name, typ, within string) error {
 	return worldOf(ctx).quiet(ctx, name, within, func(m message) bool { return m.typ == typ }, fmt.Sprintf("no %q", typ))
 }
 
+// stepReceiveNothing listens for a while and fails on any message but the
+// dialect's periodic ones (periodic.go): a heartbeat that ticks meanwhile
+// is not an answer to anything.
 func stepReceiveNothing(ctx context.Context, name, within string) error {
-	return worldOf(ctx).quiet(ctx, name, within, func(message) bool { return true }, "no message")
+	w := worldOf(ctx)
+	return w.quiet(ctx, name, within, func(m message) bool { return !w.unnamedPeriodic(m, "") }, "no message")
 }
 
 func (w *World) quiet(ctx context.Context, name, within string, bad func(message) bool, expected string) error {
@@ -265,7 +271,7 @@ func stepIsClosed(ctx context.Context, name, code, within string) error {
 		if isHarness(err) {
 			return err
 		}
-		return failf("the connection closed", "still open after "+d.String()+", received "+c.recent(from), "client %q was not closed", c.name)
+		return failf("the connection closed", "still open after "+d.String()+", received "+c.recent(from, ""), "client %q was not closed", c.name)
 	}
 	delete(w.clients, c.name)
 	if code != "" && strconv.Itoa(closed.code) != code {
@@ -374,27 +380,27 @@ func stepSkip(ctx context.Context, name, d string) error {
 // stepFirstReceived waits (Receive timeout) for the connection's first
 // message and tests its type; it consumes nothing and makes the first
 // message the one "its" refers to. "receives T" cannot say "first": it
-// skips whatever came before T.
+// skips whatever came before T. A periodic message (periodic.go) is not
+// the first unless the step names its type: whether a tick beats the
+// server's greeting depends only on when the scenario connected.
 func stepFirstReceived(ctx context.Context, name, typ string) error {
 	w := worldOf(ctx)
 	c, err := w.client(name)
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	n := len(c.msgs)
-	c.mu.Unlock()
-	if n == 0 {
+	first, ok := c.firstBut(w, typ)
+	if !ok {
 		d := w.to.scaled(w.to.Receive)
 		from := c.cursor
 		// match never consumes: it only waits for a message to exist
-		if _, err := c.waitFor(ctx, d, func(message) (bool, bool, error) { return false, true, nil }); err != nil {
-			return w.missed(err, fmt.Sprintf("a first message %q within %s", typ, d), c, from, nil)
+		if _, err := c.waitFor(ctx, d, func(m message) (bool, bool, error) {
+			return false, !w.unnamedPeriodic(m, typ), nil
+		}); err != nil {
+			return w.missed(err, fmt.Sprintf("a first message %q within %s", typ, d), typ, c, from, nil)
 		}
+		first, _ = c.firstBut(w, typ)
 	}
-	c.mu.Lock()
-	first := c.msgs[0]
-	c.mu.Unlock()
 	w.aboutFrame(first.index)
 	w.lastIndex = first.index
 	if first.typ != typ {
@@ -403,4 +409,17 @@ func stepFirstReceived(ctx context.Context, name, typ string) error {
 	}
 	w.last, w.lastDesc = first.doc, first.typ
 	return nil
+}
+
+// firstBut is the first message the connection received that is not a
+// periodic message of a type other than named.
+func (c *client) firstBut(w *World, named string) (message, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.msgs {
+		if !w.unnamedPeriodic(m, named) {
+			return m, true
+		}
+	}
+	return message{}, false
 }

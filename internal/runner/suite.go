@@ -361,7 +361,7 @@ func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
 			w.setupErr = err
 			return ctx, err
 		}
-		ctx, w.cancel = context.WithTimeout(ctx, w.to.scaled(w.to.Scenario))
+		ctx, w.cancel = context.WithTimeout(ctx, w.budget())
 		w.started = time.Now()
 		return ctx, nil
 	})

@@ -13,7 +13,8 @@ type Timeouts struct {
 	Connect time.Duration
 	// HTTP bounds a plain HTTP request.
 	HTTP time.Duration
-	// Scenario bounds a whole scenario, a last guard against a hang.
+	// Scenario bounds a whole scenario, a last guard against a hang; a
+	// scenario tagged @timeout:D has D instead (budget.go).
 	Scenario time.Duration
 	// Scale multiplies every duration, including those written in steps.
 	Scale float64

@@ -70,6 +70,9 @@ type World struct {
 	about map[int64][]string
 	// lastIndex is the frame "its" refers to (0 for an HTTP body).
 	lastIndex int64
+	// timed holds the server frames of periodic types the scenario does
+	// not name (periodic.go): findings on them are background.
+	timed map[int64]bool
 }
 
 type worldKey struct{}
@@ -89,6 +92,9 @@ func (w *World) record(conn, url string, dir wire.Direction, op wire.Opcode, pay
 	f := wire.Frame{Conn: conn, URL: url, Index: w.index, Dir: dir, Time: time.Now(), Op: op, Payload: payload, CloseCode: code}
 	w.findings = append(w.findings, w.checker.Observe(f)...)
 	typ, seq := w.describe(f)
+	if dir == wire.ServerToClient {
+		w.notePeriodic(f.Index, typ)
+	}
 	if dir == wire.ServerToClient && w.envReason == "" && typ != "" {
 		if doc, _, err := jsonx.Decode(payload, jsonx.DefaultMaxDepth); err == nil {
 			w.envReason = w.environment(doc)
@@ -181,9 +187,17 @@ func (w *World) snapshot() ([]reports.Finding, []reports.Frame) {
 // replay and pairing findings are about the flow the scenario drove in its
 // own session, so they are its own; a content finding (frame and schema
 // rules) is its own only on a member one of its steps inspected. The
-// scenario's own frames are never background.
+// scenario's own frames are never background. A finding on or against a
+// periodic message the scenario does not name is background: when the
+// server's timer ticked decided it (periodic.go).
 func (w *World) owns(f check.Finding) bool {
-	if f.Dir == wire.ClientToServer || !check.Stateless(f.Rule) {
+	if f.Dir == wire.ClientToServer {
+		return true
+	}
+	if w.byTimer(f) {
+		return false
+	}
+	if !check.Stateless(f.Rule) {
 		return true
 	}
 	for _, idx := range append([]int64{f.Frame}, f.Related...) {

@@ -19,6 +19,7 @@ const (
 	mutIgnoresAcks        = "myagent-ignores-acks"
 	mutNoReplayNoLastSeq  = "myagent-no-replay-without-last-seq"
 	mutRefusesAsBusy      = "myagent-refuses-as-busy"
+	mutBeatOvertakes      = "myagent-heartbeat-overtakes-partial"
 )
 
 // Mutations are the deliberate spec violations this server can commit
@@ -56,4 +57,6 @@ var Mutations = []server.Mutation{
 		Summary: "user.reconnect_with_state without last_seq replays nothing (it resumes at the session's last seq), so no ack can be seen to change a replay"},
 	{Name: mutRefusesAsBusy,
 		Summary: "every refused client event is answered with the right error event but the busy reason (RUN_IN_PROGRESS, \"a pipeline is already running\"), whatever was wrong with it"},
+	{Name: mutBeatOvertakes, Rule: "myagent.seq-order",
+		Summary: "every agent.partial_answer is followed by a system.heartbeat numbered after it and sent before it, as JasonDZS/myagent's heartbeat overtakes the partial answers its outbound channel holds for 75 ms: where a real server's tick lands, at every chunk"},
 }

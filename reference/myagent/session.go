@@ -90,6 +90,27 @@ func (s *session) emitLocked(ev *event) {
 		return
 	}
 	s.log.Append(ev.Seq, data)
+	if ev.Event == evPartial && s.env.Mutations.Has(mutBeatOvertakes) {
+		s.beatLocked()
+	}
+	for k := range s.conns {
+		_ = k.c.SendRaw(data)
+	}
+}
+
+// beatLocked numbers a system.heartbeat in the session's stream and sends
+// it at once (the heartbeat-overtakes-partial mutation: emitLocked sends
+// it before the partial answer numbered just before it).
+func (s *session) beatLocked() {
+	ev := &event{Event: evHeartbeat, Content: map[string]any{"timestamp": s.env.Stamp()}}
+	ev.Seq = s.nextSeqLocked(ev.Event)
+	ev.SessionID = s.id
+	ev.Timestamp = stamp(s.env)
+	data, err := server.Marshal(ev)
+	if err != nil {
+		return
+	}
+	s.log.Append(ev.Seq, data)
 	for k := range s.conns {
 		_ = k.c.SendRaw(data)
 	}

@@ -263,6 +263,7 @@ Feature: Mitto UI prompts
       """
     Then the client receives "error"
     And its "data.message" is a string
+    And the refusal names one of "request_id", "request id", "unknown request", "no open", "not open", "no pending", "not pending", "no such prompt", "unknown prompt"
     When the client sends:
       """
       {"type": "keepalive", "data": {"client_time": 1}}
@@ -297,6 +298,7 @@ Feature: Mitto UI prompts
       {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "{opt2}", "label": "{label2}"}}
       """
     Then the client receives "error"
+    And the refusal names one of "answered", "request_id", "request id", "no open", "not open", "no pending", "not pending", "no longer"
     And the client receives no "agent_message" within 300ms
 
   @id:mitto.uiprompt.answer-invalid-option @scripted
@@ -320,6 +322,7 @@ Feature: Mitto UI prompts
       {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "maybe-{unique}", "label": "Maybe"}}
       """
     Then the client receives "error"
+    And the refusal names one of "option"
     And the client receives no "ui_prompt_dismiss" within 200ms
     When the client sends:
       """

@@ -1,5 +1,12 @@
 package runner
 
+import (
+	"strings"
+	"testing"
+
+	"github.com/wsconform/wsconform/reports"
+)
+
 func init() {
 	catchers["mitto"] = map[string][]string{
 		"mitto-max-seq-below-seq":        {"mitto.prompt.turn", "mitto.prompt.user-prompt-echo"},
@@ -19,5 +26,38 @@ func init() {
 		// a behaviour the spec allows: only the scenario that skips the
 		// opening notices it, as an observation
 		"mitto-live-after-load": {"mitto.connect.live-before-load"},
+		// a server that drops rename_session never refuses an empty name;
+		// the renames it should accept pass, but only as not observed
+		// (TestMittoRenameIgnoredNotObserved)
+		"mitto-rename-ignored": {"mitto.rename.empty-name"},
+	}
+	unprovables["mitto"] = map[string][]string{
+		// issue 24: "prompt already in progress" is a refusal, but not of
+		// the missing prompt_id
+		"mitto-prompt-busy": {"mitto.errors.prompt-without-id"},
+	}
+}
+
+// TestMittoRenameIgnoredNotObserved: against a server that ignores
+// rename_session (issue 24: both rename scenarios passed on one), the
+// scenarios whose rename the server should accept still pass, since
+// mitto.md shows a session's name nowhere, but their verdict says the
+// rename was not observed: never a plain pass.
+func TestMittoRenameIgnoredNotObserved(t *testing.T) {
+	t.Parallel()
+	ids := []string{"mitto.rename.accepted", "mitto.rename.other-client-unaffected"}
+	res := runReference(t, "mitto", []string{"mitto-rename-ignored"}, "@id:"+strings.Join(ids, ",@id:"))
+	got := map[string]reports.Scenario{}
+	for _, s := range res {
+		got[s.ID] = s
+	}
+	for _, id := range ids {
+		s, ok := got[id]
+		switch {
+		case !ok:
+			t.Errorf("scenario %s did not run", id)
+		case s.Verdict != reports.Passed || !strings.HasPrefix(s.Reason, NotObservable):
+			t.Errorf("%s on a server that ignores rename_session: want a pass that says the effect was not observed, got %s", id, describe(s))
+		}
 	}
 }

@@ -29,12 +29,16 @@ func init() {
 		// a server that drops rename_session never refuses an empty name;
 		// the renames it should accept pass, but only as not observed
 		// (TestMittoRenameIgnoredNotObserved)
-		"mitto-rename-ignored": {"mitto.rename.empty-name"},
+		"mitto-rename-ignored":   {"mitto.rename.empty-name"},
+		"mitto-answers-declined": {"mitto.uiprompt.permission-allow", "mitto.uiprompt.select"},
 	}
 	unprovables["mitto"] = map[string][]string{
 		// issue 24: "prompt already in progress" is a refusal, but not of
 		// the missing prompt_id
 		"mitto-prompt-busy": {"mitto.errors.prompt-without-id"},
+		// a deny proves nothing on a server that denies everything: the
+		// control (an allowed call completes) fails
+		"mitto-answers-declined": {"mitto.uiprompt.permission-deny"},
 	}
 }
 

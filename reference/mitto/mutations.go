@@ -22,6 +22,7 @@ const (
 	mutLiveAfterLoad    = "mitto-live-after-load"
 	mutPromptBusy       = "mitto-prompt-busy"
 	mutRenameIgnored    = "mitto-rename-ignored"
+	mutAnswersDeclined  = "mitto-answers-declined"
 )
 
 // Mutations are the deliberate spec violations this server can commit
@@ -74,4 +75,8 @@ var Mutations = []server.Mutation{
 		Summary: "every prompt is refused with \"Failed to send prompt: prompt already in progress\", before its prompt_id is looked at"},
 	{Name: mutRenameIgnored,
 		Summary: "rename_session is dropped without a word: its name is neither checked nor kept"},
+	// A server that declines every answer (issue 24 saw one): a deny test
+	// passes on it unless a control shows an allowed call completes.
+	{Name: mutAnswersDeclined,
+		Summary: "every permission answer counts as a denial and every question's answer is lost (\"You answered: None\")"},
 }

@@ -202,6 +202,7 @@ Feature: MiniCodex resume and replay
       """
       {"code": "BAD_ARGUMENT"}
       """
+    And the refusal names one of "unknown session", "no such session", "session not found", "session_id", "session id", "does not exist", "not exist"
     And the client receives no "welcome"
 
   @id:minicodex.resume.beyond-last-event @req:minicodex.resume.beyond-last-event
@@ -228,6 +229,7 @@ Feature: MiniCodex resume and replay
       """
       {"code": "BAD_ARGUMENT"}
       """
+    And the refusal names one of "last_seen", "event_id", "event id", "range", "outside", "beyond", "ahead", "future"
     And the client receives no "welcome"
     When the client sends:
       """

@@ -292,7 +292,7 @@ func (h *hub) approve(c *client, cmd command) *cmdError {
 	}
 	_ = c.conn.Send(acceptedMsg{Type: "accepted", ReqID: cmd.ReqID, RunID: r.id})
 	decision := "approve"
-	if cmd.Type == "deny" {
+	if cmd.Type == "deny" || h.srv.has(mutApprovalsDeclined) {
 		decision = "deny_continue"
 	}
 	h.decide(r, cmd.CallID, decision)

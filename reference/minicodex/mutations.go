@@ -12,6 +12,7 @@ const (
 	mutStatusWithoutRunState = "minicodex-run-status-without-state"
 	mutApprovalsDeclined     = "minicodex-approvals-declined"
 	mutSendBusy              = "minicodex-send-busy"
+	mutNoReplay              = "minicodex-no-replay"
 )
 
 // Mutations are the deliberate spec violations this server can commit.
@@ -40,4 +41,8 @@ var Mutations = []server.Mutation{
 	// run before it reads the command's members).
 	{Name: mutSendBusy,
 		Summary: "every send on an attached connection is refused BUSY (\"a run is already active\") before its members are looked at"},
+	// A server that never replays passes a "resume from the last event
+	// replays nothing" test unless a control shows a replay first.
+	{Name: mutNoReplay,
+		Summary: "a resume replays nothing: welcome, then only new events"},
 }

@@ -297,7 +297,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       {"input_id": "00000000-0000-4000-8000-{unique}", "text": "no\n"}
       """
     Then the HTTP status is 4xx
-    And the refusal names one of "input_id", "input id", "idempot", "reuse", "duplicate", "already used", "other text", "different text", "mismatch"
+    And the refusal names one of "input_id", "input id", "idempot", "reuse", "duplicate", "already used", "other text", "different text", "mismatch", "conflict"
     And client "host" receives no "run.send_input" within 300ms
 
   @id:hostd.input.recorded-by-host-is-duplicate @req:hostd.ids.input-id-server-dedupes @req:hostd.run-input.actor

@@ -153,7 +153,7 @@ Feature: MiniCodex connection handshake
       """
       {"code": "INVALID_COMMAND"}
       """
-    And the refusal names one of "hello", "handshake", "resume", "attach", "not joined", "no session"
+    And the refusal names one of "hello", "handshake", "resume", "attach", "initiali", "not joined", "no session"
     And the client receives no "run_status"
 
   @id:minicodex.connect.second-hello @req:minicodex.handshake.second-hello
@@ -185,7 +185,7 @@ Feature: MiniCodex connection handshake
       """
       {"code": "INVALID_COMMAND"}
       """
-    And the refusal names one of "hello", "attached", "handshake", "twice"
+    And the refusal names one of "hello", "attached", "handshake", "initiali", "twice"
     When the client sends:
       """
       {"type": "get_snapshot"}

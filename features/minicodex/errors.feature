@@ -82,7 +82,7 @@ Feature: MiniCodex error codes
       """
       {"code": "INVALID_COMMAND"}
       """
-    And the refusal names one of "json", "parse", "decode", "syntax", "malformed"
+    And the refusal names one of "json", "parse", "decode", "syntax", "malformed", "format", "invalid character", "unexpected end", "expecting"
     And the client stays connected for 200ms
 
   @id:minicodex.errors.invalid-command-not-object @req:minicodex.error-codes.invalid-command @req:minicodex.envelope.json-objects

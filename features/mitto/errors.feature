@@ -26,7 +26,7 @@ Feature: Mitto errors for bad client input
       """
     Then the client receives "error"
     And its "data.message" is a string
-    And the refusal names one of "json", "parse", "syntax", "malformed", "decode", "message format"
+    And the refusal names one of "json", "parse", "syntax", "malformed", "decode", "message format", "invalid character", "unexpected end", "expecting"
     And the client stays connected
     When the client sends:
       """

@@ -29,20 +29,35 @@ Feature: hostd logins, access tokens and host tokens
     wrong credentials get a 4xx status and no access_token. A failed login
     of the real user may count towards its lockout on the target, so the
     scenario is tagged as one that changes the target's stored state.
+    Control: the right password logs in first, so a refusal of every login
+    (or of this body's shape) proves nothing and the scenario is
+    inconclusive; the refusal must be about the credentials.
 
+    Given I POST "/auth/login" with:
+      """
+      {"username": "{user}", "password": "{password}"}
+      """
+    And the HTTP status is 2xx
     When I POST "/auth/login" with:
       """
       {"username": "{user}", "password": "wrong-{unique}"}
       """
     Then the HTTP status is 4xx
     And its "access_token" is absent
+    And the refusal names one of "401", "403", "password", "credential", "unauthori", "auth", "login", "username"
 
   @id:hostd.auth.login-wrong-password-401 @req:hostd.http.login-credentials
   Scenario: A refused login is answered 401
     hostd-mvp.md §HTTP Endpoints: POST /auth/login. Interpretation: wrong
     credentials are 401 Unauthorized (RFC 9110 §15.5.2), as the input
-    endpoint's Bearer auth also uses.
+    endpoint's Bearer auth also uses. Control: the right credentials log in
+    first.
 
+    Given I POST "/auth/login" with:
+      """
+      {"username": "{user}", "password": "{password}"}
+      """
+    And the HTTP status is 2xx
     When I POST "/auth/login" with:
       """
       {"username": "nobody-{unique}", "password": "{password}"}
@@ -71,14 +86,34 @@ Feature: hostd logins, access tokens and host tokens
     connection without a token is not authenticated and is refused. The spec
     names no form of refusal: an HTTP error on the handshake and a close
     right after it are both accepted.
+    Control: an app with the access token it logged in with stays connected,
+    so a server that refuses every app proves nothing here.
 
+    Given I POST "/auth/login" with:
+      """
+      {"username": "{user}", "password": "{password}"}
+      """
+    And the HTTP status is 2xx
+    And I remember its "access_token" as "token"
+    And client "control" connects to "/ws/app?token={token}"
+    And client "control" stays connected for 300ms
     Then client "app" connecting to "/ws/app" is rejected
 
   @id:hostd.auth.app-bad-token-refused @req:hostd.endpoint.app-query-auth @req:hostd.endpoint.app
   Scenario: An app with a token the server never issued is refused
     hostd-mvp.md §WebSocket Endpoints: GET /ws/app?token=<access_token>, the
     token POST /auth/login returned.
+    Control: an app with the access token it logged in with stays connected,
+    so a server that refuses every app proves nothing here.
 
+    Given I POST "/auth/login" with:
+      """
+      {"username": "{user}", "password": "{password}"}
+      """
+    And the HTTP status is 2xx
+    And I remember its "access_token" as "token"
+    And client "control" connects to "/ws/app?token={token}"
+    And client "control" stays connected for 300ms
     Then client "app" connecting to "/ws/app?token=at-forged-{unique}" is rejected
 
   @id:hostd.auth.app-host-token-refused @req:hostd.endpoint.credentials-separate @req:hostd.endpoint.app
@@ -86,7 +121,17 @@ Feature: hostd logins, access tokens and host tokens
     hostd-mvp.md §WebSocket Endpoints: apps use an access_token from
     POST /auth/login, hosts a host_token. Interpretation: the two credentials
     are separate, so the host token does not open /ws/app.
+    Control: an app with the access token it logged in with stays connected,
+    so a server that refuses every app proves nothing here.
 
+    Given I POST "/auth/login" with:
+      """
+      {"username": "{user}", "password": "{password}"}
+      """
+    And the HTTP status is 2xx
+    And I remember its "access_token" as "token"
+    And client "control" connects to "/ws/app?token={token}"
+    And client "control" stays connected for 300ms
     Then client "app" connecting to "/ws/app?token={host_token}" is rejected
 
   @id:hostd.auth.host-accepted @req:hostd.endpoint.host
@@ -101,13 +146,19 @@ Feature: hostd logins, access tokens and host tokens
   Scenario: A host with a wrong host token is refused
     hostd-mvp.md §WebSocket Endpoints: /ws/host?host_id=<id>&host_token=<token>;
     a wrong host token does not connect a host.
+    Control: a host with its host_id and the host token stays connected.
 
+    Given client "control" connects to "/ws/host?host_id=host-control-{unique}&host_token={host_token}"
+    And client "control" stays connected for 300ms
     Then client "host" connecting to "/ws/host?host_id=host-{unique}&host_token=wrong-{unique}" is rejected
 
   @id:hostd.auth.host-missing-token-refused @req:hostd.endpoint.host
   Scenario: A host without a host token is refused
     hostd-mvp.md §WebSocket Endpoints: /ws/host?host_id=<id>&host_token=<token>.
+    Control: a host with its host_id and the host token stays connected.
 
+    Given client "control" connects to "/ws/host?host_id=host-control-{unique}&host_token={host_token}"
+    And client "control" stays connected for 300ms
     Then client "host" connecting to "/ws/host?host_id=host-{unique}" is rejected
 
   @id:hostd.auth.host-app-token-refused @req:hostd.endpoint.credentials-separate @req:hostd.endpoint.host
@@ -115,8 +166,11 @@ Feature: hostd logins, access tokens and host tokens
     hostd-mvp.md §WebSocket Endpoints: hosts authenticate with host_token,
     apps with an access_token. Interpretation: logging in as a user does not
     let a client act as a host daemon.
+    Control: a host with its host_id and the host token stays connected.
 
-    Given I POST "/auth/login" with:
+    Given client "control" connects to "/ws/host?host_id=host-control-{unique}&host_token={host_token}"
+    And client "control" stays connected for 300ms
+    And I POST "/auth/login" with:
       """
       {"username": "{user}", "password": "{password}"}
       """
@@ -129,7 +183,10 @@ Feature: hostd logins, access tokens and host tokens
     hostd-mvp.md §WebSocket Endpoints: /ws/host?host_id=<id>&host_token=<token>;
     §Identifiers: host_id identifies the host machine. Interpretation: without
     it the server cannot route commands, so it refuses the connection.
+    Control: a host with its host_id and the host token stays connected.
 
+    Given client "control" connects to "/ws/host?host_id=host-control-{unique}&host_token={host_token}"
+    And client "control" stays connected for 300ms
     Then client "host" connecting to "/ws/host?host_token={host_token}" is rejected
 
   @id:hostd.auth.input-without-token-refused @req:hostd.http.input-bearer-auth @req:hostd.http.input-forwarded
@@ -151,6 +208,7 @@ Feature: hostd logins, access tokens and host tokens
       {"input_id": "00000000-0000-4000-8000-{unique}", "text": "hello\n"}
       """
     Then the HTTP status is 4xx
+    And the refusal names one of "401", "403", "token", "bearer", "auth", "unauthori", "credential", "login"
     And client "host" receives no "run.send_input" within 300ms
 
   @id:hostd.auth.input-bad-token-refused @req:hostd.http.input-bearer-auth @req:hostd.http.input-forwarded
@@ -172,6 +230,7 @@ Feature: hostd logins, access tokens and host tokens
       {"input_id": "00000000-0000-4000-8000-{unique}", "text": "hello\n"}
       """
     Then the HTTP status is 4xx
+    And the refusal names one of "401", "403", "token", "bearer", "auth", "unauthori", "credential", "login"
     And client "host" receives no "run.send_input" within 300ms
 
   @id:hostd.auth.input-refused-401 @req:hostd.http.input-refused-401 @req:hostd.http.input-bearer-auth

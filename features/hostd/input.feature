@@ -297,6 +297,7 @@ Feature: hostd input: forwarded to the owning host, once per input_id
       {"input_id": "00000000-0000-4000-8000-{unique}", "text": "no\n"}
       """
     Then the HTTP status is 4xx
+    And the refusal names one of "input_id", "input id", "idempot", "reuse", "duplicate", "already used", "other text", "different text", "mismatch", "conflict"
     And client "host" receives no "run.send_input" within 300ms
 
   @id:hostd.input.recorded-by-host-is-duplicate @req:hostd.ids.input-id-server-dedupes @req:hostd.run-input.actor
@@ -305,8 +306,19 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     (web, cli, system) with their input_id; §Identifiers: input_id makes
     inputs idempotent. Interpretation: a web input with an input_id the host
     already recorded (typed at the terminal, actor "cli") is a duplicate.
+    Control: an input with a fresh input_id is forwarded first, so a server
+    that forwards no HTTP input proves nothing here.
 
-    Given client "host" sends:
+    Given I POST "/runs/run-{unique}/input" with:
+      """
+      {"input_id": "11111111-0000-4000-8000-{unique}", "text": "ok\n"}
+      """
+    And the HTTP status is 2xx
+    And client "host" receives "run.send_input" with:
+      """
+      {"run_id": "run-{unique}", "data": {"input_id": "11111111-0000-4000-8000-{unique}"}}
+      """
+    And client "host" sends:
       """
       {"type": "run.input", "host_id": "host-{unique}", "run_id": "run-{unique}", "seq": 2,
        "data": {"actor": "cli", "input_id": "00000000-0000-4000-8000-{unique}", "text_redacted": "yes",
@@ -328,10 +340,23 @@ Feature: hostd input: forwarded to the owning host, once per input_id
     hostd-mvp.md §HTTP Endpoints: the input is forwarded "to the owning host".
     Interpretation: a run no host reported has no owner, so the request is
     refused with a 4xx status (the reference server: 404 run_not_found).
+    Control: the same input for the run the host reported is forwarded, so
+    the endpoint, the token and the body are fine and the refusal is about
+    the run.
 
+    Given I POST "/runs/run-{unique}/input" with:
+      """
+      {"input_id": "11111111-0000-4000-8000-{unique}", "text": "hello\n"}
+      """
+    And the HTTP status is 2xx
+    And client "host" receives "run.send_input" with:
+      """
+      {"run_id": "run-{unique}", "data": {"input_id": "11111111-0000-4000-8000-{unique}"}}
+      """
     When I POST "/runs/run-nobody-{unique}/input" with:
       """
       {"input_id": "00000000-0000-4000-8000-{unique}", "text": "hello\n"}
       """
     Then the HTTP status is 4xx
+    And the refusal names one of "run_id", "run id", "run not found", "unknown run", "no such run", "not found", "404", "owner", "no host", "offline"
     And client "host" receives no "run.send_input" within 200ms

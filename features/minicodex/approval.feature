@@ -82,8 +82,28 @@ Feature: MiniCodex tool approvals
     approval_decision other than a deny (decision is "approve" |
     "deny_continue" | "deny_abort", a closed Literal). ci/testmode.md /tool:
     denied, the tool does not run and the reply continues, so the run
-    finishes.
+    finishes. Control: an approved call outputs first, so a server that
+    never runs a tool, or declines every answer, makes the scenario
+    inconclusive rather than pass.
 
+    Given the client sends:
+      """
+      {"type": "send", "text": "/tool shell ls"}
+      """
+    And the client receives "approval_pending"
+    And I remember its "call_id" as "approved"
+    And the client sends:
+      """
+      {"type": "approve", "call_id": "{approved}"}
+      """
+    And the client receives "function_call_output" with:
+      """
+      {"call_id": "{approved}"}
+      """
+    And the client receives "run_status" with:
+      """
+      {"run_state": {"status": "finished"}}
+      """
     When the client sends:
       """
       {"type": "send", "text": "/tool shell touch x"}
@@ -98,8 +118,8 @@ Feature: MiniCodex tool approvals
       """
       {"run_state": {"status": "finished"}}
       """
-    And the client has received no "function_call_output"
-    And the client has received no "approval_decision" where "decision" is "approve"
+    And the client has received no "function_call_output" where "call_id" is "{call}"
+    And the client has received at most 1 "approval_decision" where "decision" is "approve"
     And the client has received no "error"
 
   @id:minicodex.approval.deny-decision @req:minicodex.approval.decision-announced @req:minicodex.approval-decision.shape @scripted

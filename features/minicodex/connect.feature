@@ -92,6 +92,7 @@ Feature: MiniCodex connection handshake
       {"type": "hello", "req_id": "r-nov"}
       """
     Then the client receives "error"
+    And the refusal names one of "version", "needs v", "missing v", "v is required", "v required", "v field", "field v"
     And its "code" is a string
     And its "message" is a string
     And the client receives no "welcome"
@@ -117,6 +118,7 @@ Feature: MiniCodex connection handshake
       """
       {"code": "MISSING_FIELD"}
       """
+    And the refusal names one of "version", "needs v", "missing v", "v is required", "v required", "v field", "field v"
 
   @id:minicodex.connect.hello-unsupported-version @req:minicodex.version.unsupported-refused @req:minicodex.version.v1
   Scenario: A hello for an unsupported major version is refused
@@ -133,6 +135,7 @@ Feature: MiniCodex connection handshake
       """
       {"code": "BAD_ARGUMENT"}
       """
+    And the refusal names one of "version", "2.0.0"
     And the client receives no "welcome"
 
   @id:minicodex.connect.command-before-hello @req:minicodex.handshake.command-before-hello
@@ -150,6 +153,7 @@ Feature: MiniCodex connection handshake
       """
       {"code": "INVALID_COMMAND"}
       """
+    And the refusal names one of "hello", "handshake", "resume", "attach", "initiali", "not joined", "no session"
     And the client receives no "run_status"
 
   @id:minicodex.connect.second-hello @req:minicodex.handshake.second-hello
@@ -181,6 +185,7 @@ Feature: MiniCodex connection handshake
       """
       {"code": "INVALID_COMMAND"}
       """
+    And the refusal names one of "hello", "attached", "handshake", "initiali", "twice"
     When the client sends:
       """
       {"type": "get_snapshot"}

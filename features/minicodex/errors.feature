@@ -9,7 +9,12 @@ Feature: MiniCodex error codes
   types make invalid is answered with an Error carrying its req_id and
   changes nothing; those citing a minicodex.error-codes.* interpretation
   first assert the code whose name fits (an observation, never a failure). (REPLAY_WINDOW_EXCEEDED is in
-  resume.feature, the handshake's errors in connect.feature.)
+  resume.feature, the handshake's errors in connect.feature.) INVALID_COMMAND,
+  MISSING_FIELD and BAD_ARGUMENT each cover many conditions, so a refusal
+  with one of them must also name the member or condition it is about (the
+  refusal names one of …); a refusal for another reason (BUSY, an unknown
+  session) makes the scenario inconclusive. The req_ids are chosen so that
+  an echoed req_id never names the member by chance.
 
   Background:
     Given a client connects
@@ -35,6 +40,7 @@ Feature: MiniCodex error codes
       """
       {"req_id": "r-dance-{unique}"}
       """
+    And the refusal names one of "type", "unknown command"
     And its "code" is a string
     And its "message" is a string
     When the client sends:
@@ -54,12 +60,13 @@ Feature: MiniCodex error codes
 
     When the client sends:
       """
-      {"text": "no type", "req_id": "r-notype"}
+      {"text": "no type", "req_id": "r-e1"}
       """
     Then the client receives "error" with:
       """
       {"code": "INVALID_COMMAND"}
       """
+    And the refusal names one of "type"
 
   @id:minicodex.errors.invalid-command-not-json @req:minicodex.error-codes.invalid-command @req:minicodex.envelope.json-objects
   Scenario: A text frame that is not JSON is INVALID_COMMAND
@@ -75,6 +82,7 @@ Feature: MiniCodex error codes
       """
       {"code": "INVALID_COMMAND"}
       """
+    And the refusal names one of "json", "parse", "decode", "syntax", "malformed", "format", "invalid character", "unexpected end", "expecting"
     And the client stays connected for 200ms
 
   @id:minicodex.errors.invalid-command-not-object @req:minicodex.error-codes.invalid-command @req:minicodex.envelope.json-objects
@@ -90,6 +98,7 @@ Feature: MiniCodex error codes
       """
       {"code": "INVALID_COMMAND"}
       """
+    And the refusal names one of "object", "array", "list", "dict", "mapping"
 
   @id:minicodex.errors.invalid-command-binary @req:minicodex.error-codes.invalid-command @req:minicodex.envelope.json-objects
   Scenario: A binary frame is INVALID_COMMAND
@@ -101,6 +110,7 @@ Feature: MiniCodex error codes
       """
       {"code": "INVALID_COMMAND"}
       """
+    And the refusal names one of "binary", "text frame", "json", "decode", "utf"
     And the client stays connected for 200ms
 
   @id:minicodex.errors.invalid-command-oversize @req:minicodex.error-codes.invalid-command
@@ -114,6 +124,7 @@ Feature: MiniCodex error codes
       """
       {"code": "INVALID_COMMAND"}
       """
+    And the refusal names one of "size", "large", "bytes", "too long", "too big", "maximum", "json", "object"
     When the client sends:
       """
       {"type": "ping", "req_id": "r-after-big"}
@@ -132,12 +143,13 @@ Feature: MiniCodex error codes
 
     When the client sends:
       """
-      {"type": "send", "client_msg_id": "m-{unique}", "req_id": "r-notext"}
+      {"type": "send", "client_msg_id": "m-{unique}", "req_id": "r-send-1"}
       """
     Then the client receives "error" with:
       """
-      {"req_id": "r-notext"}
+      {"req_id": "r-send-1"}
       """
+    And the refusal names one of "text"
     And the client receives no "run_status"
 
   @id:minicodex.errors.missing-field-send-text @req:minicodex.error-codes.missing-field @req:minicodex.send.shape
@@ -148,12 +160,13 @@ Feature: MiniCodex error codes
 
     When the client sends:
       """
-      {"type": "send", "client_msg_id": "m-{unique}", "req_id": "r-notext"}
+      {"type": "send", "client_msg_id": "m-{unique}", "req_id": "r-send-1"}
       """
     Then the client receives "error" with:
       """
-      {"code": "MISSING_FIELD", "req_id": "r-notext"}
+      {"code": "MISSING_FIELD", "req_id": "r-send-1"}
       """
+    And the refusal names one of "text"
     And the client receives no "run_status"
 
   @id:minicodex.errors.approve-without-call-id-refused @req:minicodex.errors.invalid-command @req:minicodex.approve.shape @req:minicodex.envelope.req-id
@@ -170,6 +183,7 @@ Feature: MiniCodex error codes
       """
       {"req_id": "r-nocall"}
       """
+    And the refusal names one of "call_id", "call id"
     And the client has received no "approval_decision"
 
   @id:minicodex.errors.missing-field-call-id @req:minicodex.error-codes.missing-field @req:minicodex.approve.shape
@@ -186,6 +200,7 @@ Feature: MiniCodex error codes
       """
       {"code": "MISSING_FIELD", "req_id": "r-nocall"}
       """
+    And the refusal names one of "call_id", "call id"
 
   @id:minicodex.errors.send-wrong-type-refused @req:minicodex.errors.invalid-command @req:minicodex.send.shape @req:minicodex.envelope.req-id
   Scenario: A send whose text is not a string is refused and starts no run
@@ -202,6 +217,7 @@ Feature: MiniCodex error codes
       """
       {"req_id": "r-42"}
       """
+    And the refusal names one of "text", "string"
     And the client receives no "run_status"
 
   @id:minicodex.errors.bad-argument-wrong-type @req:minicodex.error-codes.bad-argument @req:minicodex.send.shape
@@ -219,6 +235,7 @@ Feature: MiniCodex error codes
       """
       {"code": "BAD_ARGUMENT", "req_id": "r-42"}
       """
+    And the refusal names one of "text", "string"
     And the client receives no "run_status"
 
   @id:minicodex.errors.bad-argument-unknown-member @req:minicodex.error-codes.bad-argument @req:minicodex.envelope.model
@@ -229,12 +246,13 @@ Feature: MiniCodex error codes
 
     When the client sends:
       """
-      {"type": "ping", "colour": "red", "req_id": "r-extra"}
+      {"type": "ping", "colour": "red", "req_id": "r-e2"}
       """
     Then the client receives "error" with:
       """
       {"code": "BAD_ARGUMENT"}
       """
+    And the refusal names one of "colour", "extra", "unexpected", "not permitted", "unknown member", "unknown field"
     And the client has received no "accepted"
 
   @id:minicodex.errors.bad-argument-blank-text @req:minicodex.send.blank-text
@@ -244,12 +262,13 @@ Feature: MiniCodex error codes
 
     When the client sends:
       """
-      {"type": "send", "text": "   ", "req_id": "r-blank"}
+      {"type": "send", "text": "   ", "req_id": "r-send-2"}
       """
     Then the client receives "error" with:
       """
       {"code": "BAD_ARGUMENT"}
       """
+    And the refusal names one of "blank", "empty", "whitespace", "text"
     And the client receives no "run_status"
 
   @id:minicodex.errors.bad-argument-other-session @req:minicodex.envelope.other-session
@@ -266,6 +285,7 @@ Feature: MiniCodex error codes
       """
       {"code": "BAD_ARGUMENT"}
       """
+    And the refusal names one of "session_id", "session id", "other session", "another session", "different session", "wrong session", "session mismatch", "not this connection"
     And the client receives no "snapshot"
 
   @id:minicodex.errors.busy @req:minicodex.error-codes.busy @scripted

@@ -82,7 +82,9 @@ Feature: MiniCodex resume and replay
     last_seen_event_id"; a client resuming from the run's turn_done gets
     welcome and none of the run's text again (the check engine fails any
     event at or before last_seen_event_id delivered again,
-    minicodex.replay-duplicate).
+    minicodex.replay-duplicate). Control: a resume from the run's first
+    event does replay its text, so a server that replays nothing makes the
+    scenario inconclusive rather than pass.
 
     Given a client connects
     And the client sends:
@@ -95,8 +97,19 @@ Feature: MiniCodex resume and replay
       """
       {"type": "send", "text": "nothing to replay"}
       """
+    And the client receives "run_status"
+    And I remember its "event_id" as "early"
     And the client receives "turn_done"
     And I remember its "event_id" as "last"
+    And the client drops the connection
+    And the client reconnects
+    And the client sends:
+      """
+      {"type": "resume", "session_id": "{sid}", "last_seen_event_id": {early}}
+      """
+    And the client receives "welcome"
+    And the client receives "assistant_text"
+    And the client receives "turn_done"
     When the client drops the connection
     And the client reconnects
     And the client sends:
@@ -202,6 +215,7 @@ Feature: MiniCodex resume and replay
       """
       {"code": "BAD_ARGUMENT"}
       """
+    And the refusal names one of "unknown session", "no such session", "session not found", "session_id", "session id", "does not exist", "not exist"
     And the client receives no "welcome"
 
   @id:minicodex.resume.beyond-last-event @req:minicodex.resume.beyond-last-event
@@ -228,6 +242,7 @@ Feature: MiniCodex resume and replay
       """
       {"code": "BAD_ARGUMENT"}
       """
+    And the refusal names one of "last_seen", "event_id", "event id", "range", "outside", "beyond", "ahead", "future"
     And the client receives no "welcome"
     When the client sends:
       """

@@ -130,6 +130,7 @@ Feature: MiniCodex snapshots
       {"type": "send", "text": 42, "req_id": "r-bad"}
       """
     And the client receives "error"
+    And the refusal names one of "text", "string"
     And the client sends:
       """
       {"type": "get_snapshot"}

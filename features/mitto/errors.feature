@@ -5,7 +5,9 @@ Feature: Mitto errors for bad client input
   Interpretation (every scenario here): a message the server cannot take is
   answered with error {message} to its sender, and the connection and the
   session stay usable; the codes are the server's own, so only the message is
-  checked.
+  checked, and it must name what was wrong (the member or the condition): a
+  refusal for another reason (a busy session, a disabled feature) proves
+  nothing, and the scenario is inconclusive with the server's words.
 
   Background:
     Given a client connects
@@ -24,6 +26,7 @@ Feature: Mitto errors for bad client input
       """
     Then the client receives "error"
     And its "data.message" is a string
+    And the refusal names one of "json", "parse", "syntax", "malformed", "decode", "message format", "invalid character", "unexpected end", "expecting"
     And the client stays connected
     When the client sends:
       """
@@ -44,6 +47,7 @@ Feature: Mitto errors for bad client input
       """
     Then the client receives "error"
     And its "data.message" is a string
+    And the refusal names one of "prompt_complete", "type"
     When the client sends:
       """
       {"type": "keepalive", "data": {"client_time": 1}}
@@ -53,16 +57,19 @@ Feature: Mitto errors for bad client input
   @id:mitto.errors.missing-envelope-data
   @req:mitto.envelope.invalid-input @req:mitto.envelope.shape @req:mitto.error.shape
   Scenario: A message without its data object is answered with error
-    mitto.md §Message Envelope: {type, data}; rename_session carries its
-    name in data. Interpretation: a message without data is answered with
-    error.
+    mitto.md §Message Envelope: {type, data}; keepalive carries its
+    client_time in data. Interpretation: a message without data is answered
+    with error naming the data (or the client_time it lacks). The message
+    is a keepalive, which every server answers, rather than a
+    rename_session, which a server may ignore altogether (a real one does).
 
     When the client sends:
       """
-      {"type": "rename_session"}
+      {"type": "keepalive"}
       """
     Then the client receives "error"
     And its "data.message" is a string
+    And the refusal names one of "data", "client_time", "client time"
 
   @id:mitto.errors.prompt-without-id
   @req:mitto.prompt.without-id @req:mitto.prompt.shape @req:mitto.error.shape
@@ -87,6 +94,7 @@ Feature: Mitto errors for bad client input
 
     When the client sends a binary frame of 16 bytes
     Then the client receives "error"
+    And the refusal names one of "binary", "text frame", "json", "parse", "message format"
     And the client stays connected for 200ms
 
   @id:mitto.errors.bad-limit
@@ -101,4 +109,5 @@ Feature: Mitto errors for bad client input
       {"type": "load_events", "data": {"limit": "ten"}}
       """
     Then the client receives "error"
+    And the refusal names one of "limit", "message data", "invalid data"
     And the client receives no "events_loaded" within 300ms

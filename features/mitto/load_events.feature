@@ -451,6 +451,7 @@ Feature: Mitto load_events
       """
     Then the client receives "error"
     And its "data.message" is a string
+    And the refusal names one of "exclusive", "before_seq", "after_seq", "both", "together"
     And the client receives no "events_loaded" within 300ms
 
   @id:mitto.load.tool-events-stored @scripted

@@ -134,6 +134,7 @@ Feature: Mitto cancel and rename_session
       {"type": "cancel", "data": {}}
       """
     Then the client receives "error"
+    And the refusal names one of "not prompting", "nothing to cancel", "nothing running", "no prompt", "no turn", "no operation", "no active prompt", "no active operation", "idle"
     And the client receives no "prompt_complete" within 300ms
     When the client sends:
       """
@@ -180,6 +181,7 @@ Feature: Mitto cancel and rename_session
       """
     Then client "B" receives no "error" within 300ms
     And the client has received no "error"
+    And the effect cannot be observed: mitto.md defines no message that carries a session's name, so neither client can see the new name
     When the client sends:
       """
       {"type": "keepalive", "data": {"client_time": 6}}
@@ -200,3 +202,4 @@ Feature: Mitto cancel and rename_session
       """
     Then the client receives "error"
     And its "data.message" is a string
+    And the refusal names one of "empty", "blank", "whitespace", "data.name", "name must", "name required", "name is required", "invalid name", "missing name"

@@ -79,8 +79,25 @@ Feature: Mitto UI prompts
     mitto.md §Unified UI Prompt System / Option Properties: reject_once denies
     the permission request. The spec only shows the option id reject_once
     (its example). Interpretation: the denied tool call ends with tool_update
-    status "failed" and the agent goes on.
+    status "failed" and the agent goes on. Control: first a call answered
+    allow_once completes, so a server that fails every tool call, or
+    declines every answer, makes the scenario inconclusive rather than pass.
 
+    Given the client sends:
+      """
+      {"type": "prompt", "data": {"message": "/tool deploy", "prompt_id": "p0-{unique}"}}
+      """
+    And the client receives "ui_prompt"
+    And I remember its "data.request_id" as "allowed"
+    And the client sends:
+      """
+      {"type": "ui_prompt_answer", "data": {"request_id": "{allowed}", "option_id": "allow_once", "label": "Allow"}}
+      """
+    And the client receives "tool_update" with:
+      """
+      {"data": {"status": "completed"}}
+      """
+    And the client receives "prompt_complete"
     When the client sends:
       """
       {"type": "prompt", "data": {"message": "/tool rm", "prompt_id": "p-{unique}"}}
@@ -97,7 +114,7 @@ Feature: Mitto UI prompts
       | tool_update     | {"data": {"id": "{tool}", "status": "failed"}} |
       | agent_message   |                                                |
       | prompt_complete |                                                |
-    And the client has received no "tool_update" where "data.status" is "completed"
+    And the client has received 1 "tool_update" where "data.status" is "completed"
 
   @id:mitto.uiprompt.yes-no @scripted
   @req:mitto.ui-prompt.type-yes-no @req:mitto.ui-prompt-answer.shape
@@ -134,6 +151,9 @@ Feature: Mitto UI prompts
     dropdown selection; §Option Properties: an option's id and label are
     strings, and the answer returns the chosen id. (The "max 10 options" is
     judged by the check engine: listed, not closed, a warning.)
+    ci/testmode.md /ask: the reply is "You answered: ANSWER", so the agent's
+    reply names the option chosen, here the second (a server that lost the
+    answer, or took the first option, would not).
 
     When the client sends:
       """
@@ -153,6 +173,7 @@ Feature: Mitto UI prompts
       {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "{opt}", "label": "{label}"}}
       """
     Then the client receives "prompt_complete"
+    And the client has received at least 1 "agent_message" where "data.html" contains "{label}"
 
   @id:mitto.uiprompt.options-buttons @scripted
   @req:mitto.ui-prompt.type-options-buttons @req:mitto.ui-prompt-answer.shape
@@ -263,6 +284,7 @@ Feature: Mitto UI prompts
       """
     Then the client receives "error"
     And its "data.message" is a string
+    And the refusal names one of "request_id", "request id", "unknown request", "no open", "not open", "no pending", "not pending", "no such prompt", "unknown prompt"
     When the client sends:
       """
       {"type": "keepalive", "data": {"client_time": 1}}
@@ -297,6 +319,7 @@ Feature: Mitto UI prompts
       {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "{opt2}", "label": "{label2}"}}
       """
     Then the client receives "error"
+    And the refusal names one of "answered", "request_id", "request id", "no open", "not open", "no pending", "not pending", "no longer"
     And the client receives no "agent_message" within 300ms
 
   @id:mitto.uiprompt.answer-invalid-option @scripted
@@ -320,6 +343,7 @@ Feature: Mitto UI prompts
       {"type": "ui_prompt_answer", "data": {"request_id": "{rid}", "option_id": "maybe-{unique}", "label": "Maybe"}}
       """
     Then the client receives "error"
+    And the refusal names one of "option"
     And the client receives no "ui_prompt_dismiss" within 200ms
     When the client sends:
       """

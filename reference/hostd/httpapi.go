@@ -75,6 +75,10 @@ func (s *srv) login(w http.ResponseWriter, r *http.Request) {
 	if !onlyPost(w, r) {
 		return
 	}
+	if s.env.Mutations.Has(mutLoginRefusesAll) {
+		writeError(w, http.StatusUnauthorized, "invalid_credentials", "wrong username or password")
+		return
+	}
 	doc := s.readBody(w, r)
 	if doc == nil {
 		return
@@ -108,6 +112,10 @@ type inputResponse struct {
 // text} (schemas/hostd/http/input_request.json), forwarded to the run's
 // host as run.send_input. Checks in order: method, token, body, run.
 func (s *srv) postInput(w http.ResponseWriter, r *http.Request) {
+	if s.env.Mutations.Has(mutInputEndpointGone) {
+		http.NotFound(w, r)
+		return
+	}
 	if !onlyPost(w, r) || !s.authorized(w, r) {
 		return
 	}

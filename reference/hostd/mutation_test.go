@@ -66,6 +66,9 @@ func TestMutations(t *testing.T) {
 			t.Errorf("mutation %s listed twice", m.Name)
 		}
 		seen[m.Name] = true
+		if m.Rule == "" {
+			continue // a fake of a vacuous pass: internal/runner's unprovables
+		}
 		t.Run(m.Name, func(t *testing.T) {
 			t.Parallel()
 			srv := reftest.Start(t, "hostd", hostd.New, reftest.Options{ExpectFindings: true,

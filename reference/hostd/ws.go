@@ -55,7 +55,7 @@ func (s *srv) appSocket(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case tok == "":
 		refusal = "missing access token: /ws/app?token=ACCESS_TOKEN"
-	case !s.hub.validToken(tok):
+	case !s.hub.validToken(tok) || s.env.Mutations.Has(mutAppRefusesAll):
 		refusal = "invalid access token: log in again"
 	}
 	f := filterOf(q)
@@ -90,7 +90,7 @@ func (s *srv) hostSocket(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case tok == "":
 		code, refusal = closeUnauthorized, "missing host token: /ws/host?host_id=ID&host_token=TOKEN"
-	case !sameSecret(tok, s.env.Auth.HostToken):
+	case !sameSecret(tok, s.env.Auth.HostToken) || s.env.Mutations.Has(mutHostRefusesAll):
 		code, refusal = closeUnauthorized, "invalid host token"
 	case hostID == "" || len(hostID) > maxHostID:
 		code, refusal = closeBadRequest, "missing or overlong host_id: /ws/host?host_id=ID&host_token=TOKEN"

@@ -89,7 +89,10 @@ func (c *client) Message(in server.Inbound) {
 		return
 	}
 	cmd, reqID, err := decode(in, c.srv.env.MaxFrame)
-	if err == nil {
+	switch {
+	case cmd.Type == "send" && c.hub != nil && c.srv.has(mutSendBusy):
+		err = &cmdError{Code: codeBusy, Message: "a run is already active: wait for it to finish or abort it"}
+	case err == nil:
 		err = c.dispatch(cmd)
 	}
 	if err != nil {

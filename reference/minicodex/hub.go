@@ -204,6 +204,9 @@ func (h *hub) windowExceeded(cmd command) errorMsg {
 // mutation is on. h.mu held.
 func (h *hub) replay(from int64, entries []server.Entry) [][]byte {
 	out := make([][]byte, 0, len(entries)+1)
+	if h.srv.has(mutNoReplay) {
+		return out
+	}
 	if h.srv.has(mutReplayDuplicates) && from > 0 {
 		if prev, _ := h.log.After(from - 1); len(prev) > 0 && prev[0].ID == from {
 			out = append(out, prev[0].Data)
@@ -292,7 +295,7 @@ func (h *hub) approve(c *client, cmd command) *cmdError {
 	}
 	_ = c.conn.Send(acceptedMsg{Type: "accepted", ReqID: cmd.ReqID, RunID: r.id})
 	decision := "approve"
-	if cmd.Type == "deny" {
+	if cmd.Type == "deny" || h.srv.has(mutApprovalsDeclined) {
 		decision = "deny_continue"
 	}
 	h.decide(r, cmd.CallID, decision)

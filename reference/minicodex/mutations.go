@@ -10,6 +10,9 @@ const (
 	mutReplayDuplicates      = "minicodex-replay-duplicates"
 	mutDecisionUnknown       = "minicodex-decision-unknown-call"
 	mutStatusWithoutRunState = "minicodex-run-status-without-state"
+	mutApprovalsDeclined     = "minicodex-approvals-declined"
+	mutSendBusy              = "minicodex-send-busy"
+	mutNoReplay              = "minicodex-no-replay"
 )
 
 // Mutations are the deliberate spec violations this server can commit.
@@ -28,4 +31,18 @@ var Mutations = []server.Mutation{
 		Summary: "approval_decision names a call_id that no approval_pending announced (the real one with \"-x\" appended)"},
 	{Name: mutStatusWithoutRunState, Rule: "schema.violation",
 		Summary: "run_status events leave out the required run_state"},
+	// Not a message the check engine can fault: a fake of a vacuous pass
+	// (issue 24 saw a server that declines every answer). A deny test
+	// passes on it unless a control shows an approved call runs.
+	{Name: mutApprovalsDeclined,
+		Summary: "every approve counts as a deny: approval_decision deny_continue, and the tool does not run"},
+	// The same kind of fake: a refusal, but for another reason than the
+	// malformed send a scenario tests (a server that checks for a running
+	// run before it reads the command's members).
+	{Name: mutSendBusy,
+		Summary: "every send on an attached connection is refused BUSY (\"a run is already active\") before its members are looked at"},
+	// A server that never replays passes a "resume from the last event
+	// replays nothing" test unless a control shows a replay first.
+	{Name: mutNoReplay,
+		Summary: "a resume replays nothing: welcome, then only new events"},
 }

@@ -39,6 +39,9 @@ func TestMutations(t *testing.T) {
 			t.Errorf("mutation name %q: not kebab-case with the dialect prefix, or repeated", m.Name)
 		}
 		names[m.Name] = true
+		if m.Rule == "" {
+			continue // a fake of a vacuous pass: internal/runner's unprovables
+		}
 		if _, ok := check.Lookup(m.Rule); !ok {
 			t.Errorf("mutation %s names rule %q, which the check engine does not know", m.Name, m.Rule)
 		}
@@ -51,6 +54,9 @@ func TestMutations(t *testing.T) {
 		mutationScenario(t, start(t, server.Config{}))
 	})
 	for _, m := range minicodex.Mutations {
+		if m.Rule == "" {
+			continue
+		}
 		t.Run(m.Name, func(t *testing.T) {
 			t.Parallel()
 			srv := reftest.Start(t, "minicodex", minicodex.New, reftest.Options{ExpectFindings: true,

@@ -76,6 +76,9 @@ func (c *client) Message(in server.Inbound) {
 func (c *client) Closed() { c.hub.detach(c) }
 
 func (c *client) prompt(f *fields) error {
+	if c.s.mutate(mutPromptBusy) {
+		return errf(codeAgentError, "Failed to send prompt: prompt already in progress")
+	}
 	message, _ := f.str("message", true)
 	id, _ := f.str("prompt_id", true)
 	f.strings("image_ids")
@@ -156,6 +159,9 @@ func (c *client) keepalive(f *fields) error {
 }
 
 func (c *client) rename(f *fields) error {
+	if c.s.mutate(mutRenameIgnored) {
+		return nil
+	}
 	name, _ := f.str("name", true)
 	if err := f.check(); err != nil {
 		return err

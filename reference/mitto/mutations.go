@@ -20,6 +20,9 @@ const (
 	mutDismissWrongID   = "mitto-dismiss-wrong-id"
 	mutAckWrongPromptID = "mitto-ack-wrong-prompt-id"
 	mutLiveAfterLoad    = "mitto-live-after-load"
+	mutPromptBusy       = "mitto-prompt-busy"
+	mutRenameIgnored    = "mitto-rename-ignored"
+	mutAnswersDeclined  = "mitto-answers-declined"
 )
 
 // Mutations are the deliberate spec violations this server can commit
@@ -61,4 +64,19 @@ var Mutations = []server.Mutation{
 	// openings must make the suite pass against it.
 	{Name: mutLiveAfterLoad,
 		Summary: "a connection gets no live events (not even its own prompt's user_prompt) until its first load_events"},
+	// Fakes of a vacuous pass (issue 24), seen on a real mitto server. The
+	// first refuses every prompt as the real one does while another
+	// client's prompt runs, before it looks at the prompt's id: a refusal,
+	// but not of a missing prompt_id. The second drops rename_session
+	// without a word, as the real server (whose handler has no case for
+	// it) does: mitto.md shows a session's name nowhere, so only a rename
+	// the server must refuse can tell.
+	{Name: mutPromptBusy,
+		Summary: "every prompt is refused with \"Failed to send prompt: prompt already in progress\", before its prompt_id is looked at"},
+	{Name: mutRenameIgnored,
+		Summary: "rename_session is dropped without a word: its name is neither checked nor kept"},
+	// A server that declines every answer (issue 24 saw one): a deny test
+	// passes on it unless a control shows an allowed call completes.
+	{Name: mutAnswersDeclined,
+		Summary: "every permission answer counts as a denial and every question's answer is lost (\"You answered: None\")"},
 }

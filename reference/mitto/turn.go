@@ -185,7 +185,7 @@ func (t *turn) tool(tool *agent.Tool, chunks []string) ([]string, bool) {
 		if !ok {
 			return nil, false
 		}
-		if a.timedOut || a.optionID != "allow_once" {
+		if a.timedOut || a.optionID != "allow_once" || t.s.mutate(mutAnswersDeclined) {
 			return words(agent.DeniedReply(tool)), t.toolStatus("failed")
 		}
 	}
@@ -237,6 +237,8 @@ func (t *turn) ask(q *agent.Question) ([]string, bool) {
 	switch {
 	case !ok:
 		return nil, false
+	case t.s.mutate(mutAnswersDeclined):
+		return agent.AnsweredReply("None"), true
 	case a.timedOut:
 		return agent.AnsweredReply("nothing (the question timed out)"), true
 	case a.text != "":

@@ -351,7 +351,7 @@ Feature: MiniCodex error codes
 
     When the client sends:
       """
-      {"type": "send", "text": "/slow 10"}
+      {"type": "send", "text": "/slow 30"}
       """
     And the client receives "run_status"
     And the client sends:
@@ -367,7 +367,7 @@ Feature: MiniCodex error codes
       {"run_state": {"status": "finished"}}
       """
     And the client has received no "run_status" where "run_state.status" is "aborting"
-    And the client has received 10 "assistant_text"
+    And the client has received 30 "assistant_text"
 
   @id:minicodex.errors.unknown-call-id @req:minicodex.error-codes.unknown-call-id
   Scenario: Approving a call nobody announced is UNKNOWN_CALL_ID

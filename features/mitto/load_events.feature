@@ -361,7 +361,7 @@ Feature: Mitto load_events
       """
       {"type": "prompt", "data": {"message": "/stream 505", "prompt_id": "p-{unique}"}}
       """
-    And the client receives "prompt_complete" within 5s
+    And the client receives "prompt_complete" within 30s
     And I remember its "data.max_seq" as "max"
     When the client sends:
       """
@@ -382,7 +382,7 @@ Feature: Mitto load_events
       """
       {"type": "prompt", "data": {"message": "/stream 505", "prompt_id": "p-{unique}"}}
       """
-    And the client receives "prompt_complete" within 5s
+    And the client receives "prompt_complete" within 30s
     When the client sends:
       """
       {"type": "load_events", "data": {"limit": 500}}
@@ -402,7 +402,7 @@ Feature: Mitto load_events
       """
       {"type": "prompt", "data": {"message": "/stream 505", "prompt_id": "p-{unique}"}}
       """
-    And the client receives "prompt_complete" within 5s
+    And the client receives "prompt_complete" within 30s
     When the client sends:
       """
       {"type": "load_events", "data": {"limit": 1000}}

@@ -224,11 +224,7 @@ func offeredMutations(dialects []string) []server.Mutation {
 func printMutations(w io.Writer, dialects []string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, m := range offeredMutations(dialects) {
-		fires := "fires " + m.Rule
-		if m.Rule == "" {
-			fires = "no rule: the spec allows it"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t(%s)\n", m.Name, m.Summary, fires)
+		fmt.Fprintf(tw, "%s\t%s\t(%s)\n", m.Name, m.Summary, m.Fires())
 	}
 	return tw.Flush()
 }

@@ -62,7 +62,7 @@ var Mutations = []server.Mutation{
 	// connection's first load_events, which its UI always sends first
 	// ("Load events (initial, pagination, or sync)"); the runner's
 	// openings must make the suite pass against it.
-	{Name: mutLiveAfterLoad,
+	{Name: mutLiveAfterLoad, Allowed: true,
 		Summary: "a connection gets no live events (not even its own prompt's user_prompt) until its first load_events"},
 	// Fakes of a vacuous pass (issue 24), seen on a real mitto server. The
 	// first refuses every prompt as the real one does while another

@@ -11,11 +11,29 @@ import (
 type Mutation struct {
 	Name    string
 	Summary string
-	// Rule is the check rule id the violation must make fire. Empty for a
-	// behaviour the spec allows (a real server's choice where the spec is
-	// silent): no rule fires, and the runner's catalogue names the
-	// scenarios that must notice it.
+	// Rule is the check rule id the violation must make fire. Empty when
+	// no rule can see it: then the runner's catalogue names the scenarios
+	// whose steps must notice it (fail) or that it must leave inconclusive
+	// (a fake of a vacuous pass: a refusal for another reason, an ignored
+	// action).
 	Rule string
+	// Allowed marks a behaviour the spec allows (a real server's choice
+	// where the spec is silent), not a violation: the suite must pass
+	// against it, except the scenarios that test exactly that choice.
+	Allowed bool
+}
+
+// Fires says in words what the mutation makes happen, for serve
+// --list-mutations.
+func (m Mutation) Fires() string {
+	switch {
+	case m.Rule != "":
+		return "fires " + m.Rule
+	case m.Allowed:
+		return "no rule: the spec allows it"
+	default:
+		return "no rule: its scenarios' steps fail, or it makes them inconclusive"
+	}
 }
 
 // Mutations is the set of mutations a server commits. The zero value

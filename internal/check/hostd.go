@@ -1,6 +1,7 @@
 package check
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -71,6 +72,12 @@ var (
 			"interpretation: the server de-duplicates app retries, while a re-delivery to a reconnected host is allowed",
 		Quote:   "\"`input_id`: client-generated UUID to make inputs idempotent\" (the spec does not say which side de-duplicates)",
 		Summary: "The server forwards a run's input_id to a host connection once, and not again after the host recorded it."}
+	hdInputReused = Rule{ID: "hostd.input-id-reused", Severity: Error, Evidence: Stated, Dialect: "hostd",
+		Requires: []string{"hostd.ids.input-id-idempotent"},
+		Spec:     "hostd-mvp.md §Identifiers: input_id, client-generated UUID to make inputs idempotent; §Commands / run.send_input: input_id, text",
+		Quote: "\"`input_id`: client-generated UUID to make inputs idempotent\" (the client generates one per input: sent again, the id makes a retry of that input idempotent; " +
+			"sent with another text, the other input goes under an id already used, and whichever side de-duplicates drops it)",
+		Summary: "A client sends a run's input_id with one text only: sending the id again is a retry of the same input (judged on run.send_input from apps and the CLI, across their connections)."}
 	hdWrongEndpoint = Rule{ID: "hostd.wrong-endpoint", Severity: Warning, Evidence: Shown, Dialect: "hostd",
 		Requires: []string{"hostd.events.route", "hostd.commands.route", "hostd.ack.host-only"},
 		Spec: "hostd-mvp.md §WebSocket Endpoints; §Events (hostd → server → web); §Commands (web/cli → server → hostd); " +
@@ -83,7 +90,7 @@ var (
 var _ = registerRuleSet("hostd", func(o Options) ruleSet { return newHostd(o) })
 
 var _ = register(hdSeqOrder, hdReplayMismatch, hdAppDuplicate, hdAckRegress, hdAckUnsent,
-	hdSpoolAcked, hdInputDuplicate, hdInputReforwarded, hdWrongEndpoint)
+	hdSpoolAcked, hdInputDuplicate, hdInputReforwarded, hdInputReused, hdWrongEndpoint)
 
 // hdEventData lists, per event type, the data members the spec defines:
 // the part of an event that replay copies must keep.
@@ -128,6 +135,13 @@ type hostd struct {
 	conns  map[string]*hdConn
 	runs   map[string]*hdRun     // run_id → what the session knows of it
 	inputs map[string]hdRecorded // run_id+input_id → its first run.input
+	sent   map[string]hdSent     // run_id+input_id → the text a client first sent with it
+}
+
+// hdSent is the first run.send_input a client sent with an input_id.
+type hdSent struct {
+	sum   [sha256.Size]byte // of the text: bounded memory whatever the input
+	frame int64
 }
 
 type hdRun struct {
@@ -161,6 +175,7 @@ func newHostd(opts Options) *hostd {
 		conns:  map[string]*hdConn{},
 		runs:   map[string]*hdRun{},
 		inputs: map[string]hdRecorded{},
+		sent:   map[string]hdSent{},
 	}
 }
 
@@ -238,6 +253,8 @@ func (r *hostd) observe(m *message) []Finding {
 		return r.ack(c, m)
 	case m.Type == "run.send_input" && m.Frame.Dir == wire.ServerToClient:
 		return r.forward(c, m)
+	case m.Type == "run.send_input":
+		return r.clientInput(m)
 	}
 	return nil
 }
@@ -432,6 +449,40 @@ func (r *hostd) recorded(m *message, run string, seq int64) []Finding {
 	fd.Pointer = "/data/input_id"
 	fd.Expected = fmt.Sprintf("input_id %s recorded once (seq %d)", id, first.seq)
 	fd.Actual = fmt.Sprintf("recorded again as seq %d", seq)
+	fd.Related = []int64{first.frame}
+	return []Finding{fd}
+}
+
+// clientInput applies input-id-reused to a run.send_input a client sent.
+func (r *hostd) clientInput(m *message) []Finding {
+	run, ok := jsonx.String(m.Doc["run_id"])
+	if !ok {
+		return nil
+	}
+	id, ok := jsonx.String(hostdAt(m.Doc, "/data/input_id"))
+	if !ok {
+		return nil
+	}
+	text, ok := jsonx.String(hostdAt(m.Doc, "/data/text"))
+	if !ok {
+		return nil
+	}
+	k, sum := run+"\x00"+id, sha256.Sum256([]byte(text))
+	first, seen := r.sent[k]
+	if !seen {
+		if len(r.sent) >= r.window {
+			r.sent = map[string]hdSent{}
+		}
+		r.sent[k] = hdSent{sum: sum, frame: m.Frame.Index}
+		return nil
+	}
+	if first.sum == sum {
+		return nil // a retry
+	}
+	fd := hdInputReused.fire(m, "run.send_input of run %q reuses input_id %q (first sent in frame %d) with another text", run, id, first.frame)
+	fd.Pointer = "/data/input_id"
+	fd.Expected = fmt.Sprintf("a new input_id, or the text of frame %d (a retry)", first.frame)
+	fd.Actual = fmt.Sprintf("input_id %s with another text", id)
 	fd.Related = []int64{first.frame}
 	return []Finding{fd}
 }

@@ -214,6 +214,10 @@ func TestHostdInputs(t *testing.T) {
 			closeConn("h1"), c2s("h2", hdInput(4, hdIn1)), c2s("h2", hdInput(5, hdIn2))}},
 		{name: "same input_id in another run", urls: hdURLs, steps: []step{
 			c2s("h1", hdInput(4, hdIn1)), c2s("h1", strings.ReplaceAll(hdInput(4, hdIn1), hdRunID, "run_other"))}},
+		{name: "app reuses an input_id with another text", urls: hdURLs, want: []string{"hostd.input-id-reused"}, steps: []step{
+			c2s("a1", hdSend(hdIn1)), c2s("a2", strings.Replace(hdSend(hdIn1), `"y\n"`, `"n\n"`, 1))}},
+		{name: "same input_id and text in another run", urls: hdURLs, steps: []step{
+			c2s("a1", hdSend(hdIn1)), c2s("a1", strings.ReplaceAll(strings.Replace(hdSend(hdIn1), `"y\n"`, `"n\n"`, 1), hdRunID, "run_other"))}},
 		{name: "app retries an input", urls: hdURLs, steps: []step{
 			c2s("a1", hdSend(hdIn1)), c2s("a1", hdSend(hdIn1)), c2s("a2", hdSend(hdIn1)), s2c("h1", hdSend(hdIn1))}},
 		{name: "server forwards a retry to the host", urls: hdURLs, want: []string{"hostd.input-reforwarded"}, steps: []step{
@@ -405,8 +409,8 @@ func TestHostdRuleCatalogue(t *testing.T) {
 			t.Errorf("rule %s quotes nothing", r.ID)
 		}
 	}
-	if n != 9 {
-		t.Errorf("hostd declares %d rules, want 9", n)
+	if n != 10 {
+		t.Errorf("hostd declares %d rules, want 10", n)
 	}
 }
 
@@ -427,6 +431,7 @@ var hdEvidence = map[string]struct {
 	"hostd.spool-already-acked": {Stated, Warning},
 	"hostd.input-duplicate":     {Stated, Error},
 	"hostd.input-reforwarded":   {Interpretation, Warning},
+	"hostd.input-id-reused":     {Stated, Error},
 	"hostd.wrong-endpoint":      {Shown, Warning},
 }
 

@@ -1,9 +1,11 @@
 package check
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,6 +63,12 @@ var (
 		Spec:     "hostd-mvp.md §Acknowledgements / run.ack: host deletes spooled events up to last_seq and resumes replay after reconnect",
 		Quote:    "\"Host uses this to delete spooled events up to `last_seq` and to resume replay after reconnect.\"",
 		Summary:  "After a reconnect, a host does not replay an event the server acknowledged on an earlier connection (seq <= last_seq); an ack lost with the old connection makes this a warning."}
+	hdResumeUnacked = Rule{ID: "hostd.resume-unacked", Severity: Error, Evidence: Stated, Dialect: "hostd",
+		Requires: []string{"hostd.ack.spool-replay"},
+		Spec:     "hostd-mvp.md §Acknowledgements / run.ack: the host deletes spooled events up to last_seq and resumes replay after reconnect",
+		Quote: "\"Host uses this to delete spooled events up to `last_seq` and to resume replay after reconnect.\"; " +
+			"\"`last_seq`: last persisted `seq` for this `run_id`\" (an event no run.ack covered is still spooled, and replayed)",
+		Summary: "After a reconnect, a host replays the events of a run that no run.ack acknowledged before it sends later ones: it does not resume from a seq the server never acknowledged."}
 	hdInputDuplicate = Rule{ID: "hostd.input-duplicate", Severity: Error, Evidence: Stated, Dialect: "hostd",
 		Requires: []string{"hostd.ids.input-id-idempotent", "hostd.run-input.after-pty-write"},
 		Spec:     "hostd-mvp.md §Identifiers: input_id makes inputs idempotent; §Events / run.input: emitted after an input is accepted and written to the PTY",
@@ -90,7 +98,7 @@ var (
 var _ = registerRuleSet("hostd", func(o Options) ruleSet { return newHostd(o) })
 
 var _ = register(hdSeqOrder, hdReplayMismatch, hdAppDuplicate, hdAckRegress, hdAckUnsent,
-	hdSpoolAcked, hdInputDuplicate, hdInputReforwarded, hdInputReused, hdWrongEndpoint)
+	hdSpoolAcked, hdResumeUnacked, hdInputDuplicate, hdInputReforwarded, hdInputReused, hdWrongEndpoint)
 
 // hdEventData lists, per event type, the data members the spec defines:
 // the part of an event that replay copies must keep.
@@ -152,6 +160,15 @@ type hdRun struct {
 	ack      int64  // highest last_seq acknowledged
 	ackConn  string // connection the highest ack was first sent on
 	ackFrame int64
+	// unacked are the seqs the host sent above ack, in order, with the
+	// connection that last sent each: what its spool still holds.
+	unacked []hdSentSeq
+}
+
+type hdSentSeq struct {
+	seq   int64
+	conn  string
+	frame int64
 }
 
 type hdRecorded struct {
@@ -165,6 +182,7 @@ type hdConn struct {
 	last      map[string]int64 // run_id → last seq on this connection
 	delivered *recent[int64]   // app: run_id+seq → frame that delivered it here
 	warned    map[string]bool  // host: runs already given a spool-already-acked warning
+	skipped   map[string]bool  // host: runs already given a resume-unacked finding
 	forwarded map[string]bool  // host: run_id+input_id forwarded here
 }
 
@@ -191,7 +209,7 @@ func (r *hostd) opened(conn, rawURL string) {
 func (r *hostd) closed(conn string) { delete(r.conns, conn) }
 
 func (r *hostd) newConn() *hdConn {
-	return &hdConn{last: map[string]int64{}, warned: map[string]bool{}, forwarded: map[string]bool{}}
+	return &hdConn{last: map[string]int64{}, warned: map[string]bool{}, skipped: map[string]bool{}, forwarded: map[string]bool{}}
 }
 
 func (r *hostd) conn(id string) *hdConn {
@@ -336,6 +354,7 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 	}
 	if c.role == hdHost && ordered {
 		out = append(out, r.spool(c, m, st, run, seq)...)
+		out = append(out, r.resume(c, m, st, run, seq)...)
 	}
 	if !st.hasSent || seq > st.maxSent {
 		st.hasSent, st.maxSent = true, seq
@@ -428,6 +447,47 @@ func (r *hostd) spool(c *hdConn, m *message, st *hdRun, run string, seq int64) [
 	fd.Actual = strconv.FormatInt(seq, 10)
 	fd.Related = []int64{st.ackFrame}
 	return []Finding{fd}
+}
+
+// resume applies resume-unacked to a host event and notes the event as
+// sent: a seq no run.ack covered, sent on an earlier connection and not
+// again on this one, below the seq the host now sends, was skipped.
+func (r *hostd) resume(c *hdConn, m *message, st *hdRun, run string, seq int64) []Finding {
+	var out []Finding
+	for _, u := range st.unacked {
+		if u.seq >= seq || c.skipped[run] {
+			break
+		}
+		if u.conn == m.Frame.Conn {
+			continue
+		}
+		if len(c.skipped) >= r.window {
+			c.skipped = map[string]bool{}
+		}
+		c.skipped[run] = true
+		acked := "no run.ack of the run"
+		if st.hasAck {
+			acked = fmt.Sprintf("run.ack acknowledged up to %d", st.ack)
+		}
+		fd := hdResumeUnacked.fire(m, "run %q: the host sends seq %d on this connection without replaying seq %d (frame %d, connection %s), which %s; later skips of this run on this connection are not reported",
+			run, seq, u.seq, u.frame, u.conn, strings.Replace(acked, "no run.ack", "no run.ack covered", 1))
+		fd.Pointer = "/seq"
+		fd.Expected = fmt.Sprintf("seq %d replayed first (still spooled: %s)", u.seq, acked)
+		fd.Actual = strconv.FormatInt(seq, 10)
+		fd.Related = []int64{u.frame}
+		out = append(out, fd)
+	}
+	if st.hasAck && seq <= st.ack {
+		return out
+	}
+	i, found := slices.BinarySearchFunc(st.unacked, seq, func(u hdSentSeq, s int64) int { return cmp.Compare(u.seq, s) })
+	switch {
+	case found:
+		st.unacked[i].conn, st.unacked[i].frame = m.Frame.Conn, m.Frame.Index
+	case len(st.unacked) < r.window:
+		st.unacked = slices.Insert(st.unacked, i, hdSentSeq{seq: seq, conn: m.Frame.Conn, frame: m.Frame.Index})
+	}
+	return out
 }
 
 // recorded applies input-duplicate to a run.input seen for the first time.
@@ -552,6 +612,8 @@ func (r *hostd) ack(c *hdConn, m *message) []Finding {
 	}
 	if !st.hasAck || last > st.ack {
 		st.hasAck, st.ack, st.ackConn, st.ackFrame = true, last, m.Frame.Conn, m.Frame.Index
+		n, _ := slices.BinarySearchFunc(st.unacked, last+1, func(u hdSentSeq, s int64) int { return cmp.Compare(u.seq, s) })
+		st.unacked = slices.Delete(st.unacked, 0, n)
 	}
 	return out
 }

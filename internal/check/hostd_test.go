@@ -134,7 +134,7 @@ func TestHostdReplayMismatch(t *testing.T) {
 	t.Parallel()
 	runRuleCases(t, "hostd", []ruleCase{
 		{name: "host replay alters data", urls: hdURLs, want: []string{"hostd.replay-mismatch"}, steps: []step{
-			c2s("h1", hdStarted(1)), c2s("h1", hdOut(2, "a")), closeConn("h1"),
+			c2s("h1", hdStarted(1)), s2c("h1", hdAck(1)), c2s("h1", hdOut(2, "a")), closeConn("h1"),
 			c2s("h2", hdOut(2, "A"))}},
 		{name: "app copy alters data", urls: hdURLs, want: []string{"hostd.replay-mismatch"}, steps: []step{
 			c2s("h1", hdOut(2, "a")), s2c("a1", hdOut(2, "b"))}},
@@ -199,6 +199,30 @@ func TestHostdSpoolAlreadyAcked(t *testing.T) {
 			steps: then(hdThree[:5], closeConn("h1"), c2s("h2", hdOut(3, "b")), c2s("h2", hdOut(4, "c")))},
 		{name: "ack on the same connection races the next event", urls: hdURLs, steps: []step{
 			c2s("h1", hdOut(1, "a")), c2s("h1", hdOut(2, "b")), s2c("h1", hdAck(2)), c2s("h1", hdOut(3, "c"))}},
+	})
+}
+
+// TestHostdResumeUnacked: a host resumes after a reconnect with the events
+// no run.ack covered (the planted bug: resuming from a seq never acked).
+func TestHostdResumeUnacked(t *testing.T) {
+	t.Parallel()
+	sent := []step{c2s("h1", hdStarted(1)), s2c("h1", hdAck(1)), c2s("h1", hdOut(2, "a")), c2s("h1", hdOut(3, "b"))}
+	runRuleCases(t, "hostd", []ruleCase{
+		{name: "host resumes beyond unacknowledged events", urls: hdURLs, want: []string{"hostd.resume-unacked"},
+			steps: then(sent, closeConn("h1"), c2s("h2", hdOut(4, "c")), c2s("h2", hdOut(5, "d")))},
+		{name: "host replays the unacknowledged, then goes on", urls: hdURLs,
+			steps: then(sent, closeConn("h1"), c2s("h2", hdOut(2, "a")), c2s("h2", hdOut(3, "b")), c2s("h2", hdOut(4, "c")))},
+		{name: "an ack on the new connection covers the rest", urls: hdURLs,
+			steps: then(sent, closeConn("h1"), c2s("h2", hdOut(2, "a")), s2c("h2", hdAck(3)), c2s("h2", hdOut(4, "c")))},
+		{name: "acked before the drop", urls: hdURLs,
+			steps: then(sent, s2c("h1", hdAck(3)), closeConn("h1"), c2s("h2", hdOut(4, "c")))},
+		{name: "no ack at all, replayed from the start", urls: hdURLs, steps: []step{
+			c2s("h1", hdStarted(1)), c2s("h1", hdOut(2, "a")), closeConn("h1"),
+			c2s("h2", hdStarted(1)), c2s("h2", hdOut(2, "a")), c2s("h2", hdOut(3, "b"))}},
+		{name: "no ack at all, resumed past it", urls: hdURLs, want: []string{"hostd.resume-unacked"}, steps: []step{
+			c2s("h1", hdStarted(1)), c2s("h1", hdOut(2, "a")), closeConn("h1"), c2s("h2", hdOut(3, "b"))}},
+		{name: "the same connection goes on", urls: hdURLs,
+			steps: then(sent, c2s("h1", hdOut(4, "c")), s2c("h1", hdAck(4)))},
 	})
 }
 
@@ -409,8 +433,8 @@ func TestHostdRuleCatalogue(t *testing.T) {
 			t.Errorf("rule %s quotes nothing", r.ID)
 		}
 	}
-	if n != 10 {
-		t.Errorf("hostd declares %d rules, want 10", n)
+	if n != 11 {
+		t.Errorf("hostd declares %d rules, want 11", n)
 	}
 }
 
@@ -432,6 +456,7 @@ var hdEvidence = map[string]struct {
 	"hostd.input-duplicate":     {Stated, Error},
 	"hostd.input-reforwarded":   {Interpretation, Warning},
 	"hostd.input-id-reused":     {Stated, Error},
+	"hostd.resume-unacked":      {Stated, Error},
 	"hostd.wrong-endpoint":      {Shown, Warning},
 }
 

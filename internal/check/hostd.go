@@ -180,7 +180,8 @@ type hdConn struct {
 	role      hdRole
 	why       string           // how the role was learnt, for messages
 	last      map[string]int64 // run_id → last seq on this connection
-	delivered *recent[int64]   // app: run_id+seq → frame that delivered it here
+	delivered *recent[int64]   // app: run_id+seq(+view) → frame that delivered it here
+	views     map[string]int   // app: run_id → requests for the run the spec does not define
 	warned    map[string]bool  // host: runs already given a spool-already-acked warning
 	skipped   map[string]bool  // host: runs already given a resume-unacked finding
 	forwarded map[string]bool  // host: run_id+input_id forwarded here
@@ -277,6 +278,32 @@ func (r *hostd) observe(m *message) []Finding {
 	return nil
 }
 
+// unknown hears of a message whose type hostd-mvp.md does not define. When
+// an app sends one naming a run (the later relay web app's run.subscribe
+// {replace: true}, its rpc.* requests), it may have asked to be sent the
+// run again: what the connection then receives of the run is a new view,
+// which app-duplicate and seq-order do not compare with the earlier one.
+// The spec lets the protocol grow ("Fields may be added over time"), so
+// such a request must not turn the answer it asked for into errors.
+func (r *hostd) unknown(m *message) {
+	if m.Frame.Dir != wire.ClientToServer {
+		return
+	}
+	run, ok := jsonx.String(m.Doc["run_id"])
+	if !ok {
+		return
+	}
+	c := r.conn(m.Frame.Conn)
+	if c.role == hdHost {
+		return
+	}
+	if c.views == nil || len(c.views) >= r.window {
+		c.views = map[string]int{}
+	}
+	c.views[run]++
+	delete(c.last, run)
+}
+
 func (r *hostd) wrongEndpoint(c *hdConn, m *message) Finding {
 	var who string
 	switch {
@@ -370,6 +397,9 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 func (r *hostd) order(c *hdConn, m *message, run string, seq int64, key string) ([]Finding, bool) {
 	var out []Finding
 	dup := false
+	if v := c.views[run]; v > 0 {
+		key += "\x00" + strconv.Itoa(v)
+	}
 	if c.role == hdApp {
 		if c.delivered == nil {
 			c.delivered = newRecent[int64](r.window)

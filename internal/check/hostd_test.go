@@ -163,8 +163,20 @@ func TestHostdAppDuplicate(t *testing.T) {
 			s2c("a1", hdOut(3, "b")), s2c("a2", hdOut(3, "b"))}},
 		{name: "reconnected app gets it again", urls: hdURLs, steps: []step{
 			s2c("a1", hdOut(3, "b")), closeConn("a1"), s2c("a2", hdOut(3, "b"))}},
+		// The later relay web app's run.subscribe {replace: true} asks for
+		// the run again: a type the MVP spec lets the protocol add.
+		{name: "a newer app asks for the run again", urls: hdURLs, want: []string{"frame.type-undocumented"}, steps: []step{
+			s2c("a1", hdStarted(1)), s2c("a1", hdOut(2, "a")), c2s("a1", hdSubscribe),
+			s2c("a1", hdStarted(1)), s2c("a1", hdOut(2, "a")), s2c("a1", hdOut(3, "b"))}},
+		{name: "another app's request changes nothing here", urls: hdURLs, want: []string{"frame.type-undocumented", "hostd.app-duplicate"}, steps: []step{
+			s2c("a1", hdStarted(1)), c2s("a2", hdSubscribe), s2c("a1", hdStarted(1))}},
+		{name: "a new view still has one event per seq", urls: hdURLs, want: []string{"frame.type-undocumented", "hostd.app-duplicate", "hostd.replay-mismatch"}, steps: []step{
+			s2c("a1", hdStarted(1)), c2s("a1", hdSubscribe), s2c("a1", hdStarted(1)), s2c("a1", hdOut(1, "a"))}},
 	})
 }
+
+// hdSubscribe is the later relay web app's run.subscribe (not in hostd-mvp.md).
+var hdSubscribe = `{"type":"run.subscribe","ts":"2026-01-01T00:00:00Z","run_id":"` + hdRunID + `","data":{"replace":true,"include_output":true}}`
 
 func TestHostdAcks(t *testing.T) {
 	t.Parallel()

@@ -11,6 +11,7 @@
 # per run (../summary.py):
 #
 #   hostd-gate-{none,drop-after,duplicate,delay}  gate --dialect hostd [--fault …] -- clients/session.sh
+#   hostd-gate-drop-once                           the web app's first connection dropped after 15 messages (?fault=)
 #   hostd-wsproxy                                  serve --dialect hostd, wsproxy in front, clients/session.sh
 #   hostd-planted-input                            the CLI with a fixed input_id (must FAIL: hostd.input-id-reused)
 #   hostd-host, hostd-planted-resume               clients/host.ts under drop-after=5, correct and planted
@@ -49,6 +50,7 @@ gate() {
 # 1. The relay web app and CLI through the gate, without and with faults.
 gate hostd-gate-none -- "$scratch/clients/session.sh" "$scratch"
 gate hostd-gate-drop-after --fault drop-after=40 -- "$scratch/clients/session.sh" "$scratch"
+HOSTD_FIRST_WS_QUERY=fault=drop-after=15 gate hostd-gate-drop-once -- "$scratch/clients/session.sh" "$scratch"
 gate hostd-gate-duplicate --fault duplicate=run.output -- "$scratch/clients/session.sh" "$scratch"
 gate hostd-gate-delay --fault delay=50ms -- "$scratch/clients/session.sh" "$scratch"
 

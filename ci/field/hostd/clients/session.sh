@@ -8,7 +8,8 @@
 #
 # Environment: WSCONFORM_HTTP_URL, WSCONFORM_USER, WSCONFORM_PASSWORD (the
 # gate sets them); HOSTD_WEB=0 skips the browser; HOSTD_CLI=cli-planted
-# runs the CLI with the planted bug.
+# runs the CLI with the planted bug; HOSTD_FIRST_WS_QUERY is front's
+# -first-ws-query (fault=drop-after=15 drops the web app's first connection).
 set -euo pipefail
 
 scratch=${1:?usage: session.sh SCRATCH}
@@ -22,7 +23,8 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ ${HOSTD_WEB:-1} != 0 ]]; then
-	"$scratch/bin/front" -dist "$scratch/web/dist" -upstream "$base" >"$work/front.url" 2>"$work/front.log" &
+	"$scratch/bin/front" -dist "$scratch/web/dist" -upstream "$base" -first-ws-query "${HOSTD_FIRST_WS_QUERY:-}" \
+		>"$work/front.url" 2>"$work/front.log" &
 	pids+=($!)
 	for _ in $(seq 100); do [[ -s $work/front.url ]] && break; sleep 0.1; done
 	[[ -s $work/front.url ]] || { echo "session.sh: front did not start: $(cat "$work/front.log")" >&2; exit 3; }

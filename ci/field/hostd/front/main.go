@@ -10,8 +10,10 @@
 // upgrades) go to -upstream (wsconform gate's proxy, wsproxy, or the
 // reference server), every other path is a file of -dist. The Host header
 // and the Origin the browser sent are passed on unchanged, so the server
-// judges the browser's own handshake. It prints its URL on stdout once it
-// listens, then serves until killed.
+// judges the browser's own handshake. -first-ws-query adds a query to the
+// first /ws/app upgrade only (fault=drop-after=40: the reference server
+// drops that one connection, where gate's --fault drops every one). It
+// prints its URL on stdout once it listens, then serves until killed.
 package main
 
 import (
@@ -25,6 +27,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 )
 
 // proxied are the path prefixes that belong to the server.
@@ -41,11 +44,12 @@ func run() error {
 	dist := flag.String("dist", "", "folder of the built web app")
 	upstream := flag.String("upstream", "", "the hostd server's base URL (http:// or ws://)")
 	listen := flag.String("listen", "127.0.0.1:0", "address to serve on")
+	firstQuery := flag.String("first-ws-query", "", "query added to the first /ws/app upgrade, e.g. fault=drop-after=40")
 	flag.Parse()
 	if *dist == "" || *upstream == "" {
 		return errors.New("need -dist and -upstream")
 	}
-	h, err := handler(*dist, *upstream)
+	h, err := handler(*dist, *upstream, *firstQuery)
 	if err != nil {
 		return err
 	}
@@ -58,16 +62,20 @@ func run() error {
 }
 
 // handler routes the server's paths to upstream and the rest to dist.
-func handler(dist, upstream string) (http.Handler, error) {
+func handler(dist, upstream, firstQuery string) (http.Handler, error) {
 	up, err := url.Parse(strings.Replace(strings.Replace(upstream, "ws://", "http://", 1), "wss://", "https://", 1))
 	if err != nil || up.Host == "" {
 		return nil, fmt.Errorf("bad -upstream %q", upstream)
 	}
 	up.Path = strings.TrimSuffix(up.Path, "/")
+	var first atomic.Bool
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(up)
 			r.Out.Host = r.In.Host // keep the browser's Host: its Origin matches it
+			if firstQuery != "" && r.In.URL.Path == "/ws/app" && first.CompareAndSwap(false, true) {
+				r.Out.URL.RawQuery += "&" + firstQuery
+			}
 		},
 		ErrorLog: log.New(os.Stderr, "front: ", 0),
 	}

@@ -5,7 +5,9 @@
 
 Prints the verdict counts, the distinct root causes (rule, severity,
 evidence, type and member, count) and every scenario that did not pass with
-its reason, so that a field run reads in one screen. Uses only the standard
+its reason, so that a field run reads in one screen. A `wsconform gate` or
+`wsproxy` report (no features: its checks are the gate's) prints the same,
+each root cause with the direction of its frames (c2s: the client's). Uses only the standard
 library: it runs on a machine that has Debian's python3.
 """
 import json
@@ -34,8 +36,11 @@ def main() -> int:
     print(f"   {len(causes)} distinct problems")
     for rc in causes:
         where = (rc.get("type") or "") + (rc.get("pointer") or "")
+        scope = f"in {len(rc.get('scenarios') or [])} scenarios"
+        if rep.get("kind") in ("gate", "proxy"):
+            scope = f"{rc.get('dir', '?')}, first frame {(rc.get('first') or {}).get('frame', '?')}"
         print(f"   - {rc['severity']:<7} {rc['rule']:<36} {rc.get('evidence', ''):<14} {where:<40} x{rc['count']}"
-              f"  in {len(rc.get('scenarios') or [])} scenarios")
+              f"  {scope}")
     for s in scenarios:
         if s["verdict"] in ("passed", "skipped"):
             continue

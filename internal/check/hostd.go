@@ -1,8 +1,11 @@
 package check
 
 import (
+	"cmp"
+	"crypto/sha256"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,6 +63,12 @@ var (
 		Spec:     "hostd-mvp.md §Acknowledgements / run.ack: host deletes spooled events up to last_seq and resumes replay after reconnect",
 		Quote:    "\"Host uses this to delete spooled events up to `last_seq` and to resume replay after reconnect.\"",
 		Summary:  "After a reconnect, a host does not replay an event the server acknowledged on an earlier connection (seq <= last_seq); an ack lost with the old connection makes this a warning."}
+	hdResumeUnacked = Rule{ID: "hostd.resume-unacked", Severity: Error, Evidence: Stated, Dialect: "hostd",
+		Requires: []string{"hostd.ack.spool-replay"},
+		Spec:     "hostd-mvp.md §Acknowledgements / run.ack: the host deletes spooled events up to last_seq and resumes replay after reconnect",
+		Quote: "\"Host uses this to delete spooled events up to `last_seq` and to resume replay after reconnect.\"; " +
+			"\"`last_seq`: last persisted `seq` for this `run_id`\" (an event no run.ack covered is still spooled, and replayed)",
+		Summary: "After a reconnect, a host replays the events of a run that no run.ack acknowledged before it sends later ones: it does not resume from a seq the server never acknowledged."}
 	hdInputDuplicate = Rule{ID: "hostd.input-duplicate", Severity: Error, Evidence: Stated, Dialect: "hostd",
 		Requires: []string{"hostd.ids.input-id-idempotent", "hostd.run-input.after-pty-write"},
 		Spec:     "hostd-mvp.md §Identifiers: input_id makes inputs idempotent; §Events / run.input: emitted after an input is accepted and written to the PTY",
@@ -71,6 +80,12 @@ var (
 			"interpretation: the server de-duplicates app retries, while a re-delivery to a reconnected host is allowed",
 		Quote:   "\"`input_id`: client-generated UUID to make inputs idempotent\" (the spec does not say which side de-duplicates)",
 		Summary: "The server forwards a run's input_id to a host connection once, and not again after the host recorded it."}
+	hdInputReused = Rule{ID: "hostd.input-id-reused", Severity: Error, Evidence: Stated, Dialect: "hostd",
+		Requires: []string{"hostd.ids.input-id-idempotent"},
+		Spec:     "hostd-mvp.md §Identifiers: input_id, client-generated UUID to make inputs idempotent; §Commands / run.send_input: input_id, text",
+		Quote: "\"`input_id`: client-generated UUID to make inputs idempotent\" (the client generates one per input: sent again, the id makes a retry of that input idempotent; " +
+			"sent with another text, the other input goes under an id already used, and whichever side de-duplicates drops it)",
+		Summary: "A client sends a run's input_id with one text only: sending the id again is a retry of the same input (judged on run.send_input from apps and the CLI, across their connections)."}
 	hdWrongEndpoint = Rule{ID: "hostd.wrong-endpoint", Severity: Warning, Evidence: Shown, Dialect: "hostd",
 		Requires: []string{"hostd.events.route", "hostd.commands.route", "hostd.ack.host-only"},
 		Spec: "hostd-mvp.md §WebSocket Endpoints; §Events (hostd → server → web); §Commands (web/cli → server → hostd); " +
@@ -83,7 +98,7 @@ var (
 var _ = registerRuleSet("hostd", func(o Options) ruleSet { return newHostd(o) })
 
 var _ = register(hdSeqOrder, hdReplayMismatch, hdAppDuplicate, hdAckRegress, hdAckUnsent,
-	hdSpoolAcked, hdInputDuplicate, hdInputReforwarded, hdWrongEndpoint)
+	hdSpoolAcked, hdResumeUnacked, hdInputDuplicate, hdInputReforwarded, hdInputReused, hdWrongEndpoint)
 
 // hdEventData lists, per event type, the data members the spec defines:
 // the part of an event that replay copies must keep.
@@ -128,6 +143,13 @@ type hostd struct {
 	conns  map[string]*hdConn
 	runs   map[string]*hdRun     // run_id → what the session knows of it
 	inputs map[string]hdRecorded // run_id+input_id → its first run.input
+	sent   map[string]hdSent     // run_id+input_id → the text a client first sent with it
+}
+
+// hdSent is the first run.send_input a client sent with an input_id.
+type hdSent struct {
+	sum   [sha256.Size]byte // of the text: bounded memory whatever the input
+	frame int64
 }
 
 type hdRun struct {
@@ -138,6 +160,15 @@ type hdRun struct {
 	ack      int64  // highest last_seq acknowledged
 	ackConn  string // connection the highest ack was first sent on
 	ackFrame int64
+	// unacked are the seqs the host sent above ack, in order, with the
+	// connection that last sent each: what its spool still holds.
+	unacked []hdSentSeq
+}
+
+type hdSentSeq struct {
+	seq   int64
+	conn  string
+	frame int64
 }
 
 type hdRecorded struct {
@@ -149,8 +180,10 @@ type hdConn struct {
 	role      hdRole
 	why       string           // how the role was learnt, for messages
 	last      map[string]int64 // run_id → last seq on this connection
-	delivered *recent[int64]   // app: run_id+seq → frame that delivered it here
+	delivered *recent[int64]   // app: run_id+seq(+view) → frame that delivered it here
+	views     map[string]int   // app: run_id → requests for the run the spec does not define
 	warned    map[string]bool  // host: runs already given a spool-already-acked warning
+	skipped   map[string]bool  // host: runs already given a resume-unacked finding
 	forwarded map[string]bool  // host: run_id+input_id forwarded here
 }
 
@@ -161,6 +194,7 @@ func newHostd(opts Options) *hostd {
 		conns:  map[string]*hdConn{},
 		runs:   map[string]*hdRun{},
 		inputs: map[string]hdRecorded{},
+		sent:   map[string]hdSent{},
 	}
 }
 
@@ -176,7 +210,7 @@ func (r *hostd) opened(conn, rawURL string) {
 func (r *hostd) closed(conn string) { delete(r.conns, conn) }
 
 func (r *hostd) newConn() *hdConn {
-	return &hdConn{last: map[string]int64{}, warned: map[string]bool{}, forwarded: map[string]bool{}}
+	return &hdConn{last: map[string]int64{}, warned: map[string]bool{}, skipped: map[string]bool{}, forwarded: map[string]bool{}}
 }
 
 func (r *hostd) conn(id string) *hdConn {
@@ -238,8 +272,36 @@ func (r *hostd) observe(m *message) []Finding {
 		return r.ack(c, m)
 	case m.Type == "run.send_input" && m.Frame.Dir == wire.ServerToClient:
 		return r.forward(c, m)
+	case m.Type == "run.send_input":
+		return r.clientInput(m)
 	}
 	return nil
+}
+
+// unknown hears of a message whose type hostd-mvp.md does not define. When
+// an app sends one naming a run (the later relay web app's run.subscribe
+// {replace: true}, its rpc.* requests), it may have asked to be sent the
+// run again: what the connection then receives of the run is a new view,
+// which app-duplicate and seq-order do not compare with the earlier one.
+// The spec lets the protocol grow ("Fields may be added over time"), so
+// such a request must not turn the answer it asked for into errors.
+func (r *hostd) unknown(m *message) {
+	if m.Frame.Dir != wire.ClientToServer {
+		return
+	}
+	run, ok := jsonx.String(m.Doc["run_id"])
+	if !ok {
+		return
+	}
+	c := r.conn(m.Frame.Conn)
+	if c.role == hdHost {
+		return
+	}
+	if c.views == nil || len(c.views) >= r.window {
+		c.views = map[string]int{}
+	}
+	c.views[run]++
+	delete(c.last, run)
 }
 
 func (r *hostd) wrongEndpoint(c *hdConn, m *message) Finding {
@@ -319,6 +381,7 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 	}
 	if c.role == hdHost && ordered {
 		out = append(out, r.spool(c, m, st, run, seq)...)
+		out = append(out, r.resume(c, m, st, run, seq)...)
 	}
 	if !st.hasSent || seq > st.maxSent {
 		st.hasSent, st.maxSent = true, seq
@@ -334,6 +397,9 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 func (r *hostd) order(c *hdConn, m *message, run string, seq int64, key string) ([]Finding, bool) {
 	var out []Finding
 	dup := false
+	if v := c.views[run]; v > 0 {
+		key += "\x00" + strconv.Itoa(v)
+	}
 	if c.role == hdApp {
 		if c.delivered == nil {
 			c.delivered = newRecent[int64](r.window)
@@ -413,6 +479,47 @@ func (r *hostd) spool(c *hdConn, m *message, st *hdRun, run string, seq int64) [
 	return []Finding{fd}
 }
 
+// resume applies resume-unacked to a host event and notes the event as
+// sent: a seq no run.ack covered, sent on an earlier connection and not
+// again on this one, below the seq the host now sends, was skipped.
+func (r *hostd) resume(c *hdConn, m *message, st *hdRun, run string, seq int64) []Finding {
+	var out []Finding
+	for _, u := range st.unacked {
+		if u.seq >= seq || c.skipped[run] {
+			break
+		}
+		if u.conn == m.Frame.Conn {
+			continue
+		}
+		if len(c.skipped) >= r.window {
+			c.skipped = map[string]bool{}
+		}
+		c.skipped[run] = true
+		acked := "no run.ack of the run"
+		if st.hasAck {
+			acked = fmt.Sprintf("run.ack acknowledged up to %d", st.ack)
+		}
+		fd := hdResumeUnacked.fire(m, "run %q: the host sends seq %d on this connection without replaying seq %d (frame %d, connection %s), which %s; later skips of this run on this connection are not reported",
+			run, seq, u.seq, u.frame, u.conn, strings.Replace(acked, "no run.ack", "no run.ack covered", 1))
+		fd.Pointer = "/seq"
+		fd.Expected = fmt.Sprintf("seq %d replayed first (still spooled: %s)", u.seq, acked)
+		fd.Actual = strconv.FormatInt(seq, 10)
+		fd.Related = []int64{u.frame}
+		out = append(out, fd)
+	}
+	if st.hasAck && seq <= st.ack {
+		return out
+	}
+	i, found := slices.BinarySearchFunc(st.unacked, seq, func(u hdSentSeq, s int64) int { return cmp.Compare(u.seq, s) })
+	switch {
+	case found:
+		st.unacked[i].conn, st.unacked[i].frame = m.Frame.Conn, m.Frame.Index
+	case len(st.unacked) < r.window:
+		st.unacked = slices.Insert(st.unacked, i, hdSentSeq{seq: seq, conn: m.Frame.Conn, frame: m.Frame.Index})
+	}
+	return out
+}
+
 // recorded applies input-duplicate to a run.input seen for the first time.
 func (r *hostd) recorded(m *message, run string, seq int64) []Finding {
 	id, ok := jsonx.String(hostdAt(m.Doc, "/data/input_id"))
@@ -432,6 +539,40 @@ func (r *hostd) recorded(m *message, run string, seq int64) []Finding {
 	fd.Pointer = "/data/input_id"
 	fd.Expected = fmt.Sprintf("input_id %s recorded once (seq %d)", id, first.seq)
 	fd.Actual = fmt.Sprintf("recorded again as seq %d", seq)
+	fd.Related = []int64{first.frame}
+	return []Finding{fd}
+}
+
+// clientInput applies input-id-reused to a run.send_input a client sent.
+func (r *hostd) clientInput(m *message) []Finding {
+	run, ok := jsonx.String(m.Doc["run_id"])
+	if !ok {
+		return nil
+	}
+	id, ok := jsonx.String(hostdAt(m.Doc, "/data/input_id"))
+	if !ok {
+		return nil
+	}
+	text, ok := jsonx.String(hostdAt(m.Doc, "/data/text"))
+	if !ok {
+		return nil
+	}
+	k, sum := run+"\x00"+id, sha256.Sum256([]byte(text))
+	first, seen := r.sent[k]
+	if !seen {
+		if len(r.sent) >= r.window {
+			r.sent = map[string]hdSent{}
+		}
+		r.sent[k] = hdSent{sum: sum, frame: m.Frame.Index}
+		return nil
+	}
+	if first.sum == sum {
+		return nil // a retry
+	}
+	fd := hdInputReused.fire(m, "run.send_input of run %q reuses input_id %q (first sent in frame %d) with another text", run, id, first.frame)
+	fd.Pointer = "/data/input_id"
+	fd.Expected = fmt.Sprintf("a new input_id, or the text of frame %d (a retry)", first.frame)
+	fd.Actual = fmt.Sprintf("input_id %s with another text", id)
 	fd.Related = []int64{first.frame}
 	return []Finding{fd}
 }
@@ -501,6 +642,8 @@ func (r *hostd) ack(c *hdConn, m *message) []Finding {
 	}
 	if !st.hasAck || last > st.ack {
 		st.hasAck, st.ack, st.ackConn, st.ackFrame = true, last, m.Frame.Conn, m.Frame.Index
+		n, _ := slices.BinarySearchFunc(st.unacked, last+1, func(u hdSentSeq, s int64) int { return cmp.Compare(u.seq, s) })
+		st.unacked = slices.Delete(st.unacked, 0, n)
 	}
 	return out
 }

@@ -134,7 +134,7 @@ func TestHostdReplayMismatch(t *testing.T) {
 	t.Parallel()
 	runRuleCases(t, "hostd", []ruleCase{
 		{name: "host replay alters data", urls: hdURLs, want: []string{"hostd.replay-mismatch"}, steps: []step{
-			c2s("h1", hdStarted(1)), c2s("h1", hdOut(2, "a")), closeConn("h1"),
+			c2s("h1", hdStarted(1)), s2c("h1", hdAck(1)), c2s("h1", hdOut(2, "a")), closeConn("h1"),
 			c2s("h2", hdOut(2, "A"))}},
 		{name: "app copy alters data", urls: hdURLs, want: []string{"hostd.replay-mismatch"}, steps: []step{
 			c2s("h1", hdOut(2, "a")), s2c("a1", hdOut(2, "b"))}},
@@ -163,8 +163,20 @@ func TestHostdAppDuplicate(t *testing.T) {
 			s2c("a1", hdOut(3, "b")), s2c("a2", hdOut(3, "b"))}},
 		{name: "reconnected app gets it again", urls: hdURLs, steps: []step{
 			s2c("a1", hdOut(3, "b")), closeConn("a1"), s2c("a2", hdOut(3, "b"))}},
+		// The later relay web app's run.subscribe {replace: true} asks for
+		// the run again: a type the MVP spec lets the protocol add.
+		{name: "a newer app asks for the run again", urls: hdURLs, want: []string{"frame.type-undocumented"}, steps: []step{
+			s2c("a1", hdStarted(1)), s2c("a1", hdOut(2, "a")), c2s("a1", hdSubscribe),
+			s2c("a1", hdStarted(1)), s2c("a1", hdOut(2, "a")), s2c("a1", hdOut(3, "b"))}},
+		{name: "another app's request changes nothing here", urls: hdURLs, want: []string{"frame.type-undocumented", "hostd.app-duplicate"}, steps: []step{
+			s2c("a1", hdStarted(1)), c2s("a2", hdSubscribe), s2c("a1", hdStarted(1))}},
+		{name: "a new view still has one event per seq", urls: hdURLs, want: []string{"frame.type-undocumented", "hostd.app-duplicate", "hostd.replay-mismatch"}, steps: []step{
+			s2c("a1", hdStarted(1)), c2s("a1", hdSubscribe), s2c("a1", hdStarted(1)), s2c("a1", hdOut(1, "a"))}},
 	})
 }
+
+// hdSubscribe is the later relay web app's run.subscribe (not in hostd-mvp.md).
+var hdSubscribe = `{"type":"run.subscribe","ts":"2026-01-01T00:00:00Z","run_id":"` + hdRunID + `","data":{"replace":true,"include_output":true}}`
 
 func TestHostdAcks(t *testing.T) {
 	t.Parallel()
@@ -202,6 +214,30 @@ func TestHostdSpoolAlreadyAcked(t *testing.T) {
 	})
 }
 
+// TestHostdResumeUnacked: a host resumes after a reconnect with the events
+// no run.ack covered (the planted bug: resuming from a seq never acked).
+func TestHostdResumeUnacked(t *testing.T) {
+	t.Parallel()
+	sent := []step{c2s("h1", hdStarted(1)), s2c("h1", hdAck(1)), c2s("h1", hdOut(2, "a")), c2s("h1", hdOut(3, "b"))}
+	runRuleCases(t, "hostd", []ruleCase{
+		{name: "host resumes beyond unacknowledged events", urls: hdURLs, want: []string{"hostd.resume-unacked"},
+			steps: then(sent, closeConn("h1"), c2s("h2", hdOut(4, "c")), c2s("h2", hdOut(5, "d")))},
+		{name: "host replays the unacknowledged, then goes on", urls: hdURLs,
+			steps: then(sent, closeConn("h1"), c2s("h2", hdOut(2, "a")), c2s("h2", hdOut(3, "b")), c2s("h2", hdOut(4, "c")))},
+		{name: "an ack on the new connection covers the rest", urls: hdURLs,
+			steps: then(sent, closeConn("h1"), c2s("h2", hdOut(2, "a")), s2c("h2", hdAck(3)), c2s("h2", hdOut(4, "c")))},
+		{name: "acked before the drop", urls: hdURLs,
+			steps: then(sent, s2c("h1", hdAck(3)), closeConn("h1"), c2s("h2", hdOut(4, "c")))},
+		{name: "no ack at all, replayed from the start", urls: hdURLs, steps: []step{
+			c2s("h1", hdStarted(1)), c2s("h1", hdOut(2, "a")), closeConn("h1"),
+			c2s("h2", hdStarted(1)), c2s("h2", hdOut(2, "a")), c2s("h2", hdOut(3, "b"))}},
+		{name: "no ack at all, resumed past it", urls: hdURLs, want: []string{"hostd.resume-unacked"}, steps: []step{
+			c2s("h1", hdStarted(1)), c2s("h1", hdOut(2, "a")), closeConn("h1"), c2s("h2", hdOut(3, "b"))}},
+		{name: "the same connection goes on", urls: hdURLs,
+			steps: then(sent, c2s("h1", hdOut(4, "c")), s2c("h1", hdAck(4)))},
+	})
+}
+
 func TestHostdInputs(t *testing.T) {
 	t.Parallel()
 	runRuleCases(t, "hostd", []ruleCase{
@@ -214,6 +250,10 @@ func TestHostdInputs(t *testing.T) {
 			closeConn("h1"), c2s("h2", hdInput(4, hdIn1)), c2s("h2", hdInput(5, hdIn2))}},
 		{name: "same input_id in another run", urls: hdURLs, steps: []step{
 			c2s("h1", hdInput(4, hdIn1)), c2s("h1", strings.ReplaceAll(hdInput(4, hdIn1), hdRunID, "run_other"))}},
+		{name: "app reuses an input_id with another text", urls: hdURLs, want: []string{"hostd.input-id-reused"}, steps: []step{
+			c2s("a1", hdSend(hdIn1)), c2s("a2", strings.Replace(hdSend(hdIn1), `"y\n"`, `"n\n"`, 1))}},
+		{name: "same input_id and text in another run", urls: hdURLs, steps: []step{
+			c2s("a1", hdSend(hdIn1)), c2s("a1", strings.ReplaceAll(strings.Replace(hdSend(hdIn1), `"y\n"`, `"n\n"`, 1), hdRunID, "run_other"))}},
 		{name: "app retries an input", urls: hdURLs, steps: []step{
 			c2s("a1", hdSend(hdIn1)), c2s("a1", hdSend(hdIn1)), c2s("a2", hdSend(hdIn1)), s2c("h1", hdSend(hdIn1))}},
 		{name: "server forwards a retry to the host", urls: hdURLs, want: []string{"hostd.input-reforwarded"}, steps: []step{
@@ -405,8 +445,8 @@ func TestHostdRuleCatalogue(t *testing.T) {
 			t.Errorf("rule %s quotes nothing", r.ID)
 		}
 	}
-	if n != 9 {
-		t.Errorf("hostd declares %d rules, want 9", n)
+	if n != 11 {
+		t.Errorf("hostd declares %d rules, want 11", n)
 	}
 }
 
@@ -427,6 +467,8 @@ var hdEvidence = map[string]struct {
 	"hostd.spool-already-acked": {Stated, Warning},
 	"hostd.input-duplicate":     {Stated, Error},
 	"hostd.input-reforwarded":   {Interpretation, Warning},
+	"hostd.input-id-reused":     {Stated, Error},
+	"hostd.resume-unacked":      {Stated, Error},
 	"hostd.wrong-endpoint":      {Shown, Warning},
 }
 

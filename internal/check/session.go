@@ -52,6 +52,13 @@ type ruleSet interface {
 	closed(conn string)
 }
 
+// unknownObserver is a ruleSet that also wants to hear of messages of a
+// type its spec does not define (hostd: a newer app's request naming a
+// run). It judges nothing on them.
+type unknownObserver interface {
+	unknown(m *message)
+}
+
 // NewSession starts a session of dialect d.
 func NewSession(d *dialect.Dialect, opts Options) *Session {
 	if opts.ReplayWindow <= 0 {
@@ -91,6 +98,8 @@ func (s *Session) Observe(f wire.Frame) []Finding {
 	m, out := stateless(s.d, f, s.lim)
 	if m != nil && m.Known {
 		out = append(out, s.rules.observe(m)...)
+	} else if u, ok := s.rules.(unknownObserver); ok && m != nil {
+		u.unknown(m)
 	}
 	for i := range out {
 		out[i].Dir = f.Dir

@@ -96,6 +96,7 @@ func (h *hub) relayed(hc *hostConn, ev envelope) ([]byte, error) {
 
 // apply updates run state from an event the server accepted.
 func (h *hub) apply(r *run, ev envelope) {
+	h.note(r, ev)
 	switch ev.Type {
 	case typeExited:
 		r.exited = true

@@ -14,6 +14,7 @@ import (
 //	POST /runs/{run_id}/input     Bearer ACCESS_TOKEN; {input_id, text} → run.send_input to the host
 //	GET  /ws/app?token=TOKEN      app WebSocket: run events in, run.send_input / run.stop out
 //	GET  /ws/host?host_id=ID&host_token=TOKEN   host WebSocket: events out, commands and run.ack in
+//	GET  /health, GET /runs       the relay web app's extras (runs.go)
 func New(env *server.Env) http.Handler {
 	s := &srv{env: env, hub: newHub(env)}
 	mux := http.NewServeMux()
@@ -21,6 +22,8 @@ func New(env *server.Env) http.Handler {
 	mux.HandleFunc("/runs/{run_id}/input", s.postInput)
 	mux.HandleFunc("/ws/app", s.appSocket)
 	mux.HandleFunc("/ws/host", s.hostSocket)
+	mux.HandleFunc("GET /health", s.getHealth)
+	mux.HandleFunc("GET /runs", s.listRuns)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path)
 	})

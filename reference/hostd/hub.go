@@ -41,6 +41,7 @@ type run struct {
 	exited     bool
 	via        *hostConn // the connection that last sent an event of the run
 	inputs     *inputBook
+	info       runInfo // what GET /runs shows
 
 	// held is the event the hostd-fanout-reorders mutation holds back.
 	held     []byte

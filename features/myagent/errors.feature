@@ -344,6 +344,8 @@ Feature: MyAgent error events
     Execution fails | Error type, context, recoverable flag | ✅ Production |";
     "All error events are production-ready". The failed task does not
     complete; the session accepts the next request.
+    Not a refusal: error.execution reports the agent's own failure, of a task
+    the scenario made fail on purpose.
 
     Given the client sends:
       """
@@ -370,6 +372,8 @@ Feature: MyAgent error events
     error message with error details, when the tasks cannot be coerced.
     Interpretation: a user.solve_tasks whose content.tasks is not a list of
     tasks is answered with plan.coercion_error and starts no solver.
+    Not a refusal of another kind: plan.coercion_error is the event the spec
+    names for exactly this condition, so receiving it shows what was refused.
 
     Given the client sends:
       """

@@ -221,3 +221,10 @@ func integer(v any) (int64, bool) {
 	}
 	return 0, false
 }
+
+// RuleSetKnown reports whether name is a built-in set of stateful rules
+// that an imported protocol may name (x-wsconform.ruleSet).
+func RuleSetKnown(name string) bool {
+	_, ok := ruleSets[name]
+	return ok
+}

@@ -181,7 +181,7 @@ func (im *importer) extension() error {
 		if f := e.Field(); f != "(root)" {
 			at += "/" + strings.ReplaceAll(f, ".", "/")
 		}
-		return errAt(im.name, at, "%s (see the x-wsconform schema)", e.Description())
+		return errAt(im.name, at, "%s (see the x-wsconform schema)", describe(e))
 	}
 	b, _ := json.Marshal(raw)
 	if err := json.Unmarshal(b, &im.ext); err != nil {
@@ -428,4 +428,23 @@ func (im *importer) reply(file, at string, rep any, reqs []*msg, dir wire.Direct
 		im.pairs = append(im.pairs, p)
 	}
 	return nil
+}
+
+// describe words a schema error of the extension; the check package
+// silences gojsonschema's own texts (they cost time on every frame).
+func describe(e gojsonschema.ResultError) string {
+	d := e.Details()
+	switch e.Type() {
+	case "required":
+		return fmt.Sprintf("%v is required", d["property"])
+	case "additional_property_not_allowed":
+		return fmt.Sprintf("%v is not an x-wsconform member", d["property"])
+	case "invalid_type":
+		return fmt.Sprintf("a %v, not a %v", d["expected"], d["given"])
+	case "enum", "const":
+		return fmt.Sprintf("%v is not one of %v", e.Value(), d["allowed"])
+	case "pattern":
+		return fmt.Sprintf("%q does not match %v", e.Value(), d["pattern"])
+	}
+	return strings.ReplaceAll(e.Type(), "_", " ")
 }

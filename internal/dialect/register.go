@@ -75,3 +75,7 @@ func Registered() []string {
 	defer extraMu.RUnlock()
 	return append([]string(nil), extra...)
 }
+
+// Compile loads a protocol laid out as schemas/<name>/ without registering
+// it: for an importer to check a document, and for its fuzz test.
+func Compile(fsys fs.FS, name string) (*Dialect, error) { return load(fsys, name) }

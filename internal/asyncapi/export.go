@@ -377,7 +377,7 @@ func ordering(o dialect.Ordering) *omap {
 		return nil
 	}
 	return newOmap().set("pointer", o.Pointer).set("scope", o.Scope).set("direction", string(o.Direction)).
-		set("spec", o.Spec).set("evidence", o.Evidence).set("quote", o.Quote)
+		set("types", o.Types).set("spec", o.Spec).set("evidence", o.Evidence).set("quote", o.Quote)
 }
 
 // replayExt says how a client resumes (the requests and their cursors) and

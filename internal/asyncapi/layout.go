@@ -2,6 +2,7 @@ package asyncapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"path"
 	"strings"
 	"testing/fstest"
@@ -65,7 +66,7 @@ func (im *importer) layOut() (*laidOut, error) {
 		if strings.ContainsAny(mg.typ, "/\\") || mg.typ == "." || mg.typ == ".." {
 			return nil, errAt(mg.file, mg.at, "message type %q cannot name a schema file", mg.typ)
 		}
-		s, err := im.payload(mg.file, mg.at, mg.payload)
+		s, err := im.payload(mg.file, mg.at, mg.payload, "message "+mg.typ)
 		if err != nil {
 			return nil, err
 		}
@@ -75,7 +76,7 @@ func (im *importer) layOut() (*laidOut, error) {
 		m.Messages[mg.dir] = append(m.Messages[mg.dir], mg.typ)
 	}
 	for _, h := range sortedKeys(im.ext.HTTP) {
-		s, err := im.payload(im.name, "/x-wsconform/http/"+escape(h), im.ext.HTTP[h])
+		s, err := im.payload(im.name, "/x-wsconform/http/"+escape(h), im.ext.HTTP[h], "HTTP body "+h)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +105,7 @@ func (im *importer) layOut() (*laidOut, error) {
 // components.schemas is written as that schema itself, so that its
 // description, x-evidence and discriminated branches sit at the top as
 // the engine expects.
-func (im *importer) payload(file, at string, p any) (any, error) {
+func (im *importer) payload(file, at string, p any, what string) (any, error) {
 	if obj, ok := p.(map[string]any); ok && len(obj) == 1 && file == im.name {
 		if ref, ok := obj["$ref"].(string); ok && strings.HasPrefix(ref, "#/components/schemas/") && !strings.Contains(strings.TrimPrefix(ref, "#/components/schemas/"), "/") {
 			t, tf, ta, err := im.r.follow(file, at, obj)
@@ -131,6 +132,10 @@ func (im *importer) payload(file, at string, p any) (any, error) {
 	}
 	sm["$schema"] = draft07
 	delete(sm, "$id")
+	if _, ok := sm["x-evidence"]; !ok {
+		// The document is the protocol's spec: its schema states the shape.
+		sm["x-evidence"] = map[string]any{"kind": "stated", "quote": fmt.Sprintf("%s: the payload schema of %s", im.name, what)}
+	}
 	return sm, nil
 }
 
@@ -176,4 +181,3 @@ func slug(s string) string {
 	}
 	return strings.Trim(b.String(), "-")
 }
-

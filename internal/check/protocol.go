@@ -110,7 +110,7 @@ func (p *protocolSet) observe(m *message) []Finding {
 // ordering judges the ordering member of a message, if it has one.
 func (p *protocolSet) ordering(m *message) []Finding {
 	o := p.d.Ordering
-	if o.Pointer == "" || (o.Direction != "" && o.Direction != m.Frame.Dir) {
+	if o.Pointer == "" || (o.Direction != "" && o.Direction != m.Frame.Dir) || (len(o.Types) > 0 && !contains(o.Types, m.Type)) {
 		return nil
 	}
 	raw, ok := jsonx.Get(m.Doc, o.Pointer)

@@ -59,6 +59,9 @@ type Ordering struct {
 	// is an error only on stated evidence with a quote.
 	Evidence string `json:"evidence,omitempty"`
 	Quote    string `json:"quote,omitempty"`
+	// Types are the message types the generic ordering rule judges; empty:
+	// every message of Direction that carries the member.
+	Types []string `json:"types,omitempty"`
 }
 
 // Replay says which client messages ask for a replay.

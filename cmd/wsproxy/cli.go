@@ -60,7 +60,7 @@ type options struct {
 	upstream, listen, dialect string
 	// protocol is --protocol FILE; protocolNotes what its import says the
 	// document leaves out, printed when the proxy starts.
-	protocol, protocolNotes string
+	protocol, protocolNotes   string
 	record, json, html, junit string
 	markdown                  string
 	faults                    []string

@@ -124,6 +124,7 @@ func TestRoundTripMutations(t *testing.T) {
 				if n == 0 {
 					t.Fatal("no frame to mutate")
 				}
+				t.Logf("%d mutations", n)
 				if differing > 0 {
 					t.Errorf("%d of %d mutations judged differently", differing, n)
 				}

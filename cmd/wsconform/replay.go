@@ -232,7 +232,7 @@ func (f *againstFlags) credentials(ctx context.Context, plan *replay.Plan, opts 
 		parts = append(parts, fmt.Sprintf("%s (on %s)", k, strings.Join(missing[k], ", ")))
 	}
 	hint := "give --query NAME=VALUE"
-	if plan.Dialect == "hostd" {
+	if dialect.BaseOf(plan.Dialect) == "hostd" {
 		hint = "give --login USER:PASSWORD for token and --query host_token=VALUE for host_token"
 	}
 	return usageErr("replay: the recording redacted the query value of %s: %s", strings.Join(parts, ", "), hint)

@@ -79,3 +79,21 @@ func Registered() []string {
 // Compile loads a protocol laid out as schemas/<name>/ without registering
 // it: for an importer to check a document, and for its fuzz test.
 func Compile(fsys fs.FS, name string) (*Dialect, error) { return load(fsys, name) }
+
+// Base is the built-in dialect whose mechanisms serve this one: the rule
+// set an imported protocol names (an exported hostd read back keeps
+// hostd's HTTP login in serve --replay and gate), else the dialect itself.
+func (d *Dialect) Base() string {
+	if d.RuleSet != "" {
+		return d.RuleSet
+	}
+	return d.Dialect
+}
+
+// BaseOf is Base by name; an unknown name is its own base.
+func BaseOf(name string) string {
+	if d, err := Get(name); err == nil {
+		return d.Base()
+	}
+	return name
+}

@@ -21,7 +21,7 @@ var (
 	exportedOf = map[string]*Protocol{}
 )
 
-func imported(t *testing.T, name string) *Protocol {
+func imported(t testing.TB, name string) *Protocol {
 	t.Helper()
 	exportedMu.Lock()
 	defer exportedMu.Unlock()

@@ -97,3 +97,13 @@ func BaseOf(name string) string {
 	}
 	return name
 }
+
+// Discriminator is the member whose value picks the compiled variant of the
+// schema (see variants), or "" when the schema has none: an imported
+// protocol's schemas get the same fast path as the built-in ones.
+func (s *Schema) Discriminator() string {
+	if s.variants == nil {
+		return ""
+	}
+	return s.variants.prop
+}

@@ -29,20 +29,28 @@ func TestProtocolFlag(t *testing.T) {
 		args []string
 		code int
 		msg  string
+		// serial: the case needs chatroom not registered yet; --protocol
+		// registers a protocol for the life of the process, and every
+		// parallel case runs after the serial ones.
+		serial bool
 	}{
-		{"exported, clean", []string{"validate", "--protocol", doc, "testdata/minicodex-clean.jsonl"}, exitOK, "asyncapi:minicodex"},
-		{"exported, planted", []string{"validate", "--protocol", doc, "testdata/minicodex-planted.jsonl"}, exitFail, "minicodex.event-id-order"},
-		{"chatroom", []string{"validate", "--protocol", filepath.Join(chat, "chatroom.asyncapi.yaml"), filepath.Join(chat, "chatroom.jsonl")}, exitFail, "protocol.reply-unmatched"},
-		{"broken document", []string{"validate", "--protocol", broken, "testdata/minicodex-clean.jsonl"}, exitUsage, "broken.yaml: at /operations/a/channel: broken $ref"},
-		{"with --dialect", []string{"validate", "--protocol", doc, "--dialect", "mitto", "testdata/minicodex-clean.jsonl"}, exitUsage, "exclude each other"},
-		{"gate without --replay", []string{"gate", "--protocol", doc, "--", "true"}, exitUsage, "--protocol needs --replay"},
-		{"export without --dialect", []string{"export", "--asyncapi", "-"}, exitUsage, "needs --dialect"},
+		{"exported, clean", []string{"validate", "--protocol", doc, "testdata/minicodex-clean.jsonl"}, exitOK, "asyncapi:minicodex", false},
+		{"exported, planted", []string{"validate", "--protocol", doc, "testdata/minicodex-planted.jsonl"}, exitFail, "minicodex.event-id-order", false},
+		{"chatroom", []string{"validate", "--protocol", filepath.Join(chat, "chatroom.asyncapi.yaml"), filepath.Join(chat, "chatroom.jsonl")}, exitFail, "protocol.reply-unmatched", false},
+		{"imported protocol's recording without --protocol", []string{"validate", filepath.Join(chat, "chatroom.jsonl")}, exitUsage, "give that document with --protocol FILE", true},
+		{"broken document", []string{"validate", "--protocol", broken, "testdata/minicodex-clean.jsonl"}, exitUsage, "broken.yaml: at /operations/a/channel: broken $ref", false},
+		{"with --dialect", []string{"validate", "--protocol", doc, "--dialect", "mitto", "testdata/minicodex-clean.jsonl"}, exitUsage, "exclude each other", false},
+		{"gate without --replay", []string{"gate", "--protocol", doc, "--", "true"}, exitUsage, "--protocol needs --replay", false},
+		{"serve --protocol without --replay", []string{"serve", "--protocol", doc}, exitUsage, "--protocol needs --replay", false},
+		{"export without --dialect", []string{"export", "--asyncapi", "-"}, exitUsage, "needs --dialect", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
+			if !c.serial {
+				t.Parallel()
+			}
 			code, stdout, stderr := wsconform(t, append([]string{c.args[0], "--color", "never"}, c.args[1:]...)...)
-			if c.args[0] == "export" || c.args[0] == "gate" {
+			if c.args[0] == "export" || c.args[0] == "gate" || c.args[0] == "serve" {
 				code, stdout, stderr = wsconform(t, c.args...)
 			}
 			if code != c.code || !strings.Contains(stdout+stderr, c.msg) {

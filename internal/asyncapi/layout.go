@@ -16,7 +16,7 @@ import (
 // Prefix starts the dialect name of every imported protocol, so a report
 // says the protocol came from a document (asyncapi:mitto is the exported
 // mitto read back, never the built-in mitto).
-const Prefix = "asyncapi:"
+const Prefix = dialect.ImportedPrefix
 
 const draft07 = "http://json-schema.org/draft-07/schema#"
 

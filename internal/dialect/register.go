@@ -107,3 +107,9 @@ func (s *Schema) Discriminator() string {
 	}
 	return s.variants.prop
 }
+
+// ImportedPrefix starts the name of every protocol read from an AsyncAPI
+// document (asyncapi:mitto is the exported mitto read back, never the
+// built-in mitto), so that a recording's header says where its dialect
+// came from.
+const ImportedPrefix = "asyncapi:"

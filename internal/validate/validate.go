@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/detect"
@@ -304,6 +305,9 @@ func chooseDialect(path, want string) (string, string, error) {
 	}
 	if dialect.Known(header) {
 		return header, reason, nil
+	}
+	if strings.HasPrefix(header, dialect.ImportedPrefix) {
+		return "", "", fmt.Errorf("%w: the recording header names %s, a protocol read from an AsyncAPI document: give that document with --protocol FILE", ErrNoDialect, header)
 	}
 	if frames == 0 {
 		if problems > 0 {

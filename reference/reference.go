@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wsconform/wsconform/internal/netguard"
 	"net"
 	"net/http"
 	"slices"
@@ -108,7 +109,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	s := &Server{
-		URL:      "ws://" + ln.Addr().String(),
+		URL:      "ws://" + netguard.Dialable(ln.Addr().String()),
 		Dialects: names,
 		Env:      env,
 		http:     &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second},

@@ -210,7 +210,9 @@ func judgeRequirement(row *RequirementCoverage, q requirements.Requirement, cite
 	}
 	if worst != nil {
 		row.Status = statusOf(worst.Verdict)
-		if row.Status != CovPassed {
+		if row.Status == CovPassed {
+			row.Reason = unseenEffect(results)
+		} else {
 			row.Reason = worst.ID + ": " + worst.Reason
 			if worst.Baselined != "" {
 				row.Reason += " (known failure: " + worst.Baselined + ")"
@@ -335,4 +337,23 @@ func (c *Coverage) StrictMisses() []RequirementCoverage {
 		}
 	}
 	return out
+}
+
+// unseenEffect says what a requirement's passes did not observe, when
+// every one of them passed without observing the effect it is about (the
+// protocol has no message that shows it); "" when one of them saw it.
+func unseenEffect(results []*Scenario) string {
+	why := ""
+	for _, s := range results {
+		if s.Verdict != Passed {
+			continue
+		}
+		if s.Reason == "" {
+			return ""
+		}
+		if why == "" {
+			why = s.ID + ": " + s.Reason
+		}
+	}
+	return why
 }

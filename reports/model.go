@@ -176,6 +176,9 @@ type Report struct {
 	// done ("interrupted by the user after 12 of 40 scenarios"); what it
 	// did not finish is not-run (MarkInterrupted).
 	Interrupted string `json:"interrupted,omitempty"`
+	// Shard is "I/N" for one part of a run split across CI jobs (run
+	// --shard); merge puts the parts together (MergeShards).
+	Shard string `json:"shard,omitempty"`
 }
 
 // Target is one server under test (or the upstream of a proxy).

@@ -64,6 +64,7 @@ func commands() []command {
 		{"gate", "run a client command against the reference server and judge its traffic", runGate},
 		{"validate", "judge recordings and HAR files offline", runValidate},
 		{"replay", "replay a recording's client side against a server and diff the answers", runReplay},
+		{"merge", "merge the JSON reports of a run split with --shard into one report", runMerge},
 		{"export", "export a recording as a Chrome DevTools HAR file", runExport},
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},
@@ -79,7 +80,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return &exit.Error{Code: exitUsage}
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "help":
+		if len(args) > 1 { // help CMD is CMD --help
+			for _, c := range commands() {
+				if c.name == args[1] {
+					return c.run(ctx, []string{"--help"}, stdout, stderr)
+				}
+			}
+			return usageErr("help: unknown command %q", args[1])
+		}
+		printUsage(stdout)
+		return nil
+	case "-h", "--help":
 		printUsage(stdout)
 		return nil
 	case "--version":

@@ -68,6 +68,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var out reportFlags
 	out.addFlags(fs)
 	verbose := fs.BoolP("verbose", "v", false, "print every frame the client exchanges, not only findings")
+	quiet := fs.BoolP("quiet", "q", false, "print no live findings, only the verdict and its reasons (the reports keep everything)")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	var rf replayFlags
 	rf.addFlags(fs)
@@ -110,6 +111,8 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErr("gate: --env-var %q is not a variable name", *envVar)
 	case *timeout < 0:
 		return usageErr("gate: --timeout must not be negative")
+	case *quiet && *verbose:
+		return usageErr("gate: --quiet and --verbose contradict each other: pick one")
 	}
 	specs, err := fault.ParseAll(*faults)
 	if err != nil {
@@ -121,9 +124,17 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := cli.CheckOutput("--record", *record); err != nil {
 		return usageErr("gate: %v", err)
 	}
+	if *webAddr != "" { // before anything is made that a refusal would leave behind
+		if err := web.CheckListen(*webAddr, false); err != nil {
+			return usageErr("gate: --web: %v (gate's live view is for this machine only)", err)
+		}
+	}
 	opts := gate.Options{Dialect: *name, Faults: specs, Seed: *seed, EnvVar: *envVar, Command: command,
 		Stdout: stdout, Stderr: stderr, Console: stderr, Verbose: *verbose, Color: *colorMode,
 		Timeout: *timeout, Tool: version.String()}
+	if *quiet {
+		opts.Console = io.Discard
+	}
 	if fx != nil {
 		opts.Upstream = &gate.Upstream{Name: "replay", Handler: fx, Path: fx.Paths()[0], Shutdown: fx.Shutdown, Judge: fx.Judge}
 	}

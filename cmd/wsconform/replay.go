@@ -80,7 +80,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("replay", "--against URL [flags] RECORDING", againstAbout, stdout)
 	var f againstFlags
 	fs.StringVar(&f.against, "against", "", "server to replay against: ws://host:port (its scheme and host replace the recorded ones; a path is a prefix)")
-	fs.StringVar(&f.dialect, "dialect", "auto", "dialect: "+fmt.Sprint(dialect.Names())+" or auto (from the recording)")
+	fs.StringVar(&f.dialect, "dialect", "auto", "dialect: "+strings.Join(dialect.Names(), ", ")+" or auto (from the recording)")
 	fs.StringVar(&f.protocol, "protocol", "", cli.ProtocolUsage)
 	fs.StringVar(&f.pace, "pace", replay.PaceFast, "fast (each client frame once its answers came) or original (also keep the recorded pauses)")
 	fs.StringArrayVar(&f.ignore, "ignore", nil, "member to leave out of the diff (repeatable): /data/ts, /data/*/ts, ts (any depth), TYPE:/pointer")
@@ -147,7 +147,7 @@ func (f *againstFlags) check(fs *flagSet) (replay.Options, error) {
 	case f.quiet && f.verbose:
 		return opts, usageErr("replay: --quiet and --verbose contradict each other: pick one")
 	case f.dialect != "auto" && !dialect.Known(f.dialect):
-		return opts, usageErr("replay: unknown dialect %q (known: %v, or auto)", f.dialect, dialect.Names())
+		return opts, usageErr("replay: unknown dialect %q (known: %s, or auto)", f.dialect, strings.Join(dialect.Names(), ", "))
 	}
 	switch f.color {
 	case console.ColorAuto, console.ColorAlways, console.ColorNever:

@@ -34,7 +34,7 @@ func runRequirements(_ context.Context, args []string, stdout, _ io.Writer) erro
 			"Evidence is what the spec gives (stated, shown, interpretation) and caps the severity of a\n"+
 			"finding; level is how strongly the words bind (must, should, may, type).\n"+
 			"--file reads your own registry instead of the embedded ones (a bad file is exit 2).", stdout)
-	name := fs.String("dialect", "", "only this dialect's requirements ("+fmt.Sprint(dialect.Names())+")")
+	name := fs.String("dialect", "", "only this dialect's requirements ("+strings.Join(dialect.Names(), ", ")+")")
 	section := fs.String("section", "", "only requirements whose spec section contains TEXT (case aside, a leading § optional)")
 	evidence := fs.String("evidence", "", "only requirements of this evidence: stated, shown or interpretation")
 	level := fs.String("level", "", "only requirements of this level: must, should, may or type")
@@ -50,7 +50,7 @@ func runRequirements(_ context.Context, args []string, stdout, _ io.Writer) erro
 		return usageErr("requirements: unexpected argument %q", fs.Arg(0))
 	}
 	if *name != "" && !dialect.Known(*name) {
-		return usageErr("requirements: unknown dialect %q (known: %v)", *name, dialect.Names())
+		return usageErr("requirements: unknown dialect %q (known: %s)", *name, strings.Join(dialect.Names(), ", "))
 	}
 	filter := reqFilter{Filter: requirements.Filter{Section: *section}, Untested: *untested}
 	if *evidence != "" {

@@ -24,7 +24,7 @@ func runRules(_ context.Context, args []string, stdout, _ io.Writer) error {
 			"  interpretation  the spec is silent and this is our reading: a warning at most\n"+
 			"--long adds each rule's requirement, the spec words it rests on and the ids of the registry's\n"+
 			"requirements it checks (see 'wsconform requirements').", stdout)
-	name := fs.String("dialect", "", "only the rules that apply to this dialect ("+fmt.Sprint(dialect.Names())+")")
+	name := fs.String("dialect", "", "only the rules that apply to this dialect ("+strings.Join(dialect.Names(), ", ")+")")
 	asJSON := fs.Bool("json", false, "print the catalogue as JSON")
 	long := fs.Bool("long", false, "also print each rule's requirement and the spec words it rests on")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never")
@@ -35,7 +35,7 @@ func runRules(_ context.Context, args []string, stdout, _ io.Writer) error {
 		return usageErr("rules: unexpected argument %q", fs.Arg(0))
 	}
 	if *name != "" && !dialect.Known(*name) {
-		return usageErr("rules: unknown dialect %q (known: %v)", *name, dialect.Names())
+		return usageErr("rules: unknown dialect %q (known: %s)", *name, strings.Join(dialect.Names(), ", "))
 	}
 	rules := catalogue(*name)
 	if *asJSON {

@@ -66,6 +66,8 @@ type runFlags struct {
 	session   string
 	opening   string
 	baseline  string
+	shard     string
+	timings   string
 	scale     float64
 	list      bool
 	steps     bool
@@ -99,6 +101,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.opening, "opening", "", "JSON `FILE` replacing the dialect's opening, the messages a real client sends right after connecting (features/<dialect>/client.json \"opening\"; mitto: the initial load_events): [{\"send\": {...}, \"await\": \"TYPE\"}], {vars} expand; none sends nothing. Scenarios tagged @opening never get one")
 	fs.IntVar(&f.repeat, "repeat", 1, "run every scenario `N` times; a scenario whose verdicts differ is flaky")
 	fs.StringVar(&f.baseline, "baseline", "", "JSON `FILE` of known failures [{\"id\",\"target\"?,\"reason\"}]: they do not fail the run")
+	fs.StringVar(&f.shard, "shard", "", "run part `I/N` of the selected scenarios (CI jobs in parallel), dealt the same way on every machine; put the parts' --json reports together with wsconform merge")
+	fs.StringVar(&f.timings, "shard-timings", "", "a previous run's JSON report `FILE`: --shard balances the parts by its scenario durations instead of by count")
 	fs.Float64Var(&f.scale, "timeout-scale", 1, "multiply every timeout (0.5 halves, 3 triples them)")
 	fs.BoolVar(&f.list, "list", false, "list the scenarios (id, level, tags) without connecting")
 	fs.BoolVar(&f.steps, "steps", false, "print the step vocabulary features can use")
@@ -196,6 +200,21 @@ func (f *runFlags) options() (runner.Options, error) {
 	case runner.AnswerApprove, runner.AnswerDeny, runner.AnswerFirst, runner.AnswerNone:
 	default:
 		return opts, usageErr("run: --answer must be approve, deny, first or none")
+	}
+	if f.timings != "" && f.shard == "" {
+		return opts, usageErr("run: --shard-timings balances --shard I/N: give both")
+	}
+	if f.shard != "" {
+		sh, err := runner.ParseShard(f.shard)
+		if err != nil {
+			return opts, usageErr("run: --shard: %v", err)
+		}
+		if f.timings != "" {
+			if sh.Durations, err = shardTimings(f.timings); err != nil {
+				return opts, usageErr("run: --shard-timings: %v", err)
+			}
+		}
+		opts.Shard = sh
 	}
 	if f.opening != "" {
 		steps, err := runner.ParseOpening(f.opening)
@@ -302,6 +321,9 @@ func (f *runFlags) execute(ctx context.Context, p *console.Printer, stdout io.Wr
 	rep.Finished = time.Now()
 	rep.Scenarios = results
 	rep.Command = "wsconform run " + shellJoin(args)
+	if opts.Shard.Count > 1 {
+		rep.Shard = opts.Shard.String()
+	}
 	for _, t := range opts.Targets {
 		rep.Targets = append(rep.Targets, reports.Target{Name: t.Name, URL: t.URL, Reference: t.Reference})
 	}

@@ -47,6 +47,10 @@ func printProgress(p *console.Printer, s reports.Scenario, multi, sameError bool
 		p.Dim(" (%s)", s.Duration.Round(time.Millisecond))
 	}
 	p.Printf("\n")
+	if s.Verdict == reports.Passed && s.Reason != "" {
+		p.Dim("    %s\n", s.Reason) // what the pass did not see (runner.NotObservable)
+		return
+	}
 	if s.Verdict == reports.Passed || s.Verdict == reports.Skipped || s.Verdict == reports.NotRun || sameError {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/wsconform/wsconform/cmd/internal/cli"
@@ -38,12 +39,14 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			"expected vs actual and the spec section. A line (or HAR message) that cannot be read\n"+
 			"is a recording.unreadable finding. Exit 0 clean, 1 error findings, 2 usage error,\n"+
 			"3 unreadable input or no frame in it.", stdout)
-	dialectName := fs.String("dialect", "auto", "dialect: "+fmt.Sprint(dialect.Names())+" or auto (from the recording header or the first frames)")
+	dialectName := fs.String("dialect", "auto", "dialect: "+strings.Join(dialect.Names(), ", ")+" or auto (from the recording header or the first frames)")
 	protocol := fs.String("protocol", "", cli.ProtocolUsage)
 	jsonPath := fs.String("json", "", "also write the findings as JSON to `FILE` (- for stdout)")
 	oneSession := fs.Bool("one-session", false, "judge all connections of a file as one logical session (by default a recording's sessions decide, and a HAR file's connections are tied by the dialect's session ids, as wsproxy does)")
 	maxFrame := fs.Int("max-frame", check.DefaultLimits.MaxFrameBytes, "largest frame in `BYTES` the checker validates; larger ones are reported, not judged")
 	colorMode := fs.String("color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
+	quiet := fs.BoolP("quiet", "q", false, "print only error findings and the verdict")
+	verbose := fs.BoolP("verbose", "v", false, "also print the spec's words behind each finding whole (the default cuts them)")
 	var rf reportFiles
 	fs.StringVar(&rf.html, "html", "", "also write a self-contained HTML report (sessions, connection timelines, findings, wire logs) to `FILE` (- for stdout)")
 	fs.StringVar(&rf.junit, "junit", "", "also write JUnit XML (one test case per session) to `FILE` (- for stdout)")
@@ -66,7 +69,10 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		*dialectName = name
 	}
 	if *dialectName != "auto" && !dialect.Known(*dialectName) {
-		return usageErr("validate: unknown dialect %q (known: %v, or auto)", *dialectName, dialect.Names())
+		return usageErr("validate: unknown dialect %q (known: %s, or auto)", *dialectName, strings.Join(dialect.Names(), ", "))
+	}
+	if *quiet && *verbose {
+		return usageErr("validate: --quiet and --verbose contradict each other: pick one")
 	}
 	if *maxFrame <= 0 {
 		return usageErr("validate: --max-frame must be positive")
@@ -106,7 +112,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			continue
 		}
 		out.Files = append(out.Files, res)
-		printResult(p, res, &out.Counts)
+		printResult(p, res, &out.Counts, detail(*quiet, *verbose))
 	}
 	if out.Counts.Errors > 0 {
 		worst = max(worst, exitFail)
@@ -156,23 +162,54 @@ func verdict(code int, c console.Counts) string {
 	return "passed"
 }
 
-func printResult(p *console.Printer, r validate.Result, total *console.Counts) {
+// How much validate prints: -q only error findings, -v also the spec's
+// words behind each finding, uncut.
+const (
+	detailQuiet = iota
+	detailNormal
+	detailVerbose
+)
+
+func detail(quiet, verbose bool) int {
+	switch {
+	case quiet:
+		return detailQuiet
+	case verbose:
+		return detailVerbose
+	}
+	return detailNormal
+}
+
+func printResult(p *console.Printer, r validate.Result, total *console.Counts, level int) {
+	var c console.Counts
+	for _, f := range r.Findings {
+		c.Add(f.Severity)
+		total.Add(f.Severity)
+	}
+	if level == detailQuiet && c.Errors == 0 {
+		return
+	}
 	p.Bold("%s", r.Path)
 	p.Printf("  %s", r.Dialect)
 	p.Dim(" (%s)\n", r.DialectReason)
 	p.Dim("  %s · %s · %s · %s\n", r.Source, count(r.Sessions, "session"), count(r.Conns, "connection"), count(r.Frames, "frame"))
-	for _, n := range r.Notes {
-		p.Dim("  note: %s\n", n)
+	if level > detailQuiet {
+		for _, n := range r.Notes {
+			p.Dim("  note: %s\n", n)
+		}
 	}
-	var c console.Counts
 	for _, f := range r.Findings {
+		if level == detailQuiet && f.Severity < check.Error {
+			continue
+		}
 		where := ""
 		if r.Sessions > 1 {
 			where = f.Session
 		}
 		p.Finding(f.Finding, where)
-		c.Add(f.Severity)
-		total.Add(f.Severity)
+		if level == detailVerbose && f.Quote != "" {
+			p.Dim("            the spec's words, whole: %s\n", f.Quote)
+		}
 	}
 	p.Dim("  %s\n\n", c)
 }

@@ -214,7 +214,7 @@ func (o options) check(fs *pflag.FlagSet) error {
 	}
 	if o.web != "" {
 		if err := web.CheckListen(o.web, o.webRemote); err != nil {
-			return usageErr("--web: %v", err)
+			return usageErr("--web: %v, or add --web-allow-remote", err)
 		}
 	}
 	return nil
@@ -383,7 +383,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if lv != nil {
 		webURL = lv.URL
 	}
-	if err := announce(stdout, stderr, o, ln.Addr().String(), p.Upstream(), webURL, tlsCfg != nil); err != nil {
+	if err := announce(stdout, stderr, o, netguard.Dialable(ln.Addr().String()), p.Upstream(), webURL, tlsCfg != nil); err != nil {
 		_ = srv.Close()
 		_ = p.Shutdown(context.Background())
 		return harnessErr(err)
@@ -429,7 +429,7 @@ func announce(stdout, stderr io.Writer, o options, addr, upstream, webURL string
 		p.Printf(" %s\n", webURL)
 	}
 	if host, _, err := net.SplitHostPort(o.listen); err == nil && !isLoopback(host) {
-		p.Warn("warning: listening on %s, reachable from other machines\n", addr)
+		p.Warn("warning: listening on %s, reachable from other machines\n", o.listen)
 	}
 	if err := probe(upstream); err != nil {
 		p.Warn("warning: the upstream is not reachable yet (%v); connections fail until it is\n", err)

@@ -76,6 +76,7 @@ Feature: Mitto errors for bad client input
       {"type": "prompt", "data": {"message": "no id"}}
       """
     Then the client receives "error"
+    And the refusal names one of "prompt_id", "prompt id"
     And the client receives no "user_prompt" within 300ms
 
   @id:mitto.errors.binary-frame

@@ -156,6 +156,7 @@ Feature: Mitto cancel and rename_session
       """
     Then the client receives no "error" within 300ms
     And the client stays connected
+    And the effect cannot be observed: mitto.md defines no message that carries a session's name, so the new name is never seen
     When the client sends:
       """
       {"type": "prompt", "data": {"message": "named now", "prompt_id": "p-{unique}"}}

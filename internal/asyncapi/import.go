@@ -192,7 +192,7 @@ func (im *importer) extension() error {
 	}
 	im.flip = im.ext.Perspective == "client"
 	if rs := im.ext.RuleSet; rs != "" && !check.RuleSetKnown(rs) {
-		return errAt(im.name, "/x-wsconform/ruleSet", "unknown rule set %q (known: %v)", rs, dialect.Names())
+		return errAt(im.name, "/x-wsconform/ruleSet", "unknown rule set %q (known: %s)", rs, strings.Join(dialect.Names(), ", "))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/xeipuuv/gojsonschema"
@@ -57,7 +58,7 @@ type entry struct {
 // and read-only.
 func Get(name string) (*Dialect, error) {
 	if !Known(name) {
-		return nil, fmt.Errorf("unknown dialect %q (known: %v)", name, names)
+		return nil, fmt.Errorf("unknown dialect %q (known: %s)", name, strings.Join(names, ", "))
 	}
 	cacheMu.Lock()
 	e, ok := cache[name]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wsconform/wsconform/internal/netguard"
 	"io"
 	"net"
 	"net/http"
@@ -174,7 +175,7 @@ func startProxy(name, upstream string, opts Options) (*proxy.Proxy, string, func
 		srv.Close()
 		return err
 	}
-	return p, "ws://" + ln.Addr().String(), stop, nil
+	return p, "ws://" + netguard.Dialable(ln.Addr().String()), stop, nil
 }
 
 // runCommand runs the client's command with the gate's environment. On

@@ -36,6 +36,11 @@ type clientSpec struct {
 	// --target naming one is known to be shared by every scenario
 	// (sessionurl.go).
 	SessionQuery []string `json:"session_query"`
+	// OtherRefusals are the dialect's own refusals about something other
+	// than a message's content (refusal.go); refusals compiles them with
+	// the defaults.
+	OtherRefusals []refusalSpec `json:"other_refusals"`
+	refusals      []refusalSpec
 }
 
 // answerSpec answers one prompt type; each policy's reply is a template
@@ -63,10 +68,15 @@ type envSpec struct {
 func loadClientSpec(fsys fs.FS, dialect string) (*clientSpec, error) {
 	raw, err := fs.ReadFile(fsys, path.Join(dialect, "client.json"))
 	if err != nil {
-		return &clientSpec{}, nil
+		spec := &clientSpec{}
+		spec.refusals, _ = compileRefusals(nil)
+		return spec, nil
 	}
 	var spec clientSpec
 	if err := json.Unmarshal(raw, &spec); err != nil {
+		return nil, fmt.Errorf("read %s/client.json: %w", dialect, err)
+	}
+	if spec.refusals, err = compileRefusals(spec.OtherRefusals); err != nil {
 		return nil, fmt.Errorf("read %s/client.json: %w", dialect, err)
 	}
 	if spec.Opening != nil {

@@ -43,3 +43,16 @@ func isHarness(err error) bool {
 	var h *HarnessError
 	return errors.As(err, &h)
 }
+
+// Unprovable is a step that found the target's answer proves nothing
+// about the requirement either way: it refused for another reason (busy, a
+// disabled feature, an unknown session), or the effect the scenario is
+// about never became observable. The scenario is inconclusive with Why,
+// never passed (a vacuous pass) and never failed (a false alarm).
+type Unprovable struct{ Why string }
+
+func (u *Unprovable) Error() string { return u.Why }
+
+func unprovablef(format string, args ...any) error {
+	return &Unprovable{Why: fmt.Sprintf(format, args...)}
+}

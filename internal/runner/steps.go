@@ -46,6 +46,8 @@ var Steps = []Step{
 	{`^I (GET|POST|PUT|PATCH|DELETE) "([^"]+)" with:$`, `When I POST "/auth/login" with: (a JSON docstring)`, stepHTTPWith},
 	{`^the HTTP status is (\d+)$`, `Then the HTTP status is 200`, stepStatus},
 	{`^the HTTP status is ([1-5])xx$`, `Then the HTTP status is 2xx`, stepStatusClass},
+	{`^the refusal names (?:one of )?("[^"]*"(?:(?:, | or )"[^"]*")*)$`, `And the refusal names one of "prompt_id", "prompt id"`, stepRefusalNames},
+	{`^the effect cannot be observed: (.+)$`, `And the effect cannot be observed: no message carries the session's name`, stepNotObservable},
 	{`^I wait (\S+)$`, `And I wait 200ms`, stepWait},
 	{`^` + who + ` skips what it receives within (\S+)$`, `And the client skips what it receives within 300ms`, stepSkip},
 }

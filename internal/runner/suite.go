@@ -38,6 +38,8 @@ type Options struct {
 	// Section selects the scenarios whose primary requirement's section
 	// contains it, ignoring case and a leading § ("load_events").
 	Section string
+	// Shard runs one part of the selected scenarios (run --shard I/N).
+	Shard Shard
 	// Scripted runs @scripted scenarios against targets that are not the
 	// reference server: the user says the target understands the hints.
 	Scripted bool
@@ -141,7 +143,7 @@ func Run(ctx context.Context, opts Options) ([]reports.Scenario, error) {
 			}
 		}
 	}
-	sortResults(r.out, opts.Targets)
+	SortResults(r.out, opts.Targets)
 	return r.out, nil
 }
 
@@ -165,6 +167,9 @@ func Load(opts Options) (*Catalog, error) {
 		return nil, err
 	}
 	cat.selectSection(opts.Section)
+	if opts.Shard.Count > 1 {
+		cat.Cases = opts.Shard.pick(cat.Cases) // the registries stay whole: merge needs them
+	}
 	return cat, nil
 }
 
@@ -493,6 +498,9 @@ func (w *World) finish(err error) reports.Scenario {
 		env = w.preconditionFailed()
 	}
 	s.Verdict, s.Reason = judge(c, w.steps, append(w.stepErrs, w.setupErr, err), s.Findings, env)
+	if s.Verdict == reports.Passed && len(w.unobserved) > 0 {
+		s.Reason = NotObservable + strings.Join(w.unobserved, "; ")
+	}
 	return s
 }
 
@@ -517,10 +525,10 @@ func caseResult(c *Case, t Target) reports.Scenario {
 	return s
 }
 
-// sortResults orders results as the features are written: by target (in
+// SortResults orders results as the features are written: by target (in
 // the order given), dialect (canonical order), file, line and id, so
 // reports do not depend on which scenario finished first.
-func sortResults(out []reports.Scenario, targets []Target) {
+func SortResults(out []reports.Scenario, targets []Target) {
 	rank := map[string]int{}
 	for i, t := range targets {
 		rank["t:"+t.Name] = i

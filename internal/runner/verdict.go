@@ -56,7 +56,10 @@ func judge(c *Case, steps []reports.Step, errs []error, findings []reports.Findi
 			}
 		}
 	}
+	var u *Unprovable
 	switch {
+	case v == reports.Failed && unprovable(errs, &u):
+		v, reason = reports.Inconclusive, "could not be tested on this target: "+u.Why
 	case v == reports.Failed && env != "":
 		v, reason = reports.Inconclusive, env+" (then "+reason+")"
 	case v == reports.Failed:
@@ -109,4 +112,15 @@ func stepVerdict(level, reason string) (reports.Verdict, string) {
 		return reports.Observation, "the spec does not say; this server: " + reason
 	}
 	return reports.Failed, reason
+}
+
+// unprovable finds the step error that says the target's answer proves
+// nothing either way (Unprovable).
+func unprovable(errs []error, u **Unprovable) bool {
+	for _, err := range errs {
+		if err != nil && errors.As(err, u) {
+			return true
+		}
+	}
+	return false
 }

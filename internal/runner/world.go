@@ -57,6 +57,10 @@ type World struct {
 	answerPolicy string
 	spec         *clientSpec
 	envReason    string
+	// unobserved says which effects the scenario is about that the
+	// protocol gives no way to observe: a pass then shows less than its
+	// title, and the report says so.
+	unobserved []string
 	// sessionURL is the session --session-cmd made for the scenario, for
 	// --session-cleanup-cmd; "" without one.
 	sessionURL string

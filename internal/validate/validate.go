@@ -245,7 +245,7 @@ func (u *unreadable) report(f Finding) {
 func chooseDialect(path, want string) (string, string, error) {
 	if want != "" && want != "auto" {
 		if !dialect.Known(want) {
-			return "", "", fmt.Errorf("unknown dialect %q (known: %v)", want, dialect.Names())
+			return "", "", fmt.Errorf("unknown dialect %q (known: %s)", want, strings.Join(dialect.Names(), ", "))
 		}
 		return want, "--dialect " + want, nil
 	}

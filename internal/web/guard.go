@@ -21,7 +21,7 @@ func CheckListen(addr string, remote bool) error {
 		return fmt.Errorf("web view address %q: want host:port, e.g. 127.0.0.1:8081", addr)
 	}
 	if !loopbackHost(host) {
-		return fmt.Errorf("web view address %q is not on loopback: the page shows every frame; use 127.0.0.1 (or allow remote access explicitly)", addr)
+		return fmt.Errorf("web view address %q is not on loopback: the page shows every frame; use 127.0.0.1", addr)
 	}
 	return nil
 }

@@ -109,3 +109,17 @@ func TestGenericRules(t *testing.T) {
 		})
 	}
 }
+
+// TestGenericRulesAreStateful: the generic rules judge the order and
+// pairing of frames, not one frame by itself, and the catalogue knows them.
+func TestGenericRulesAreStateful(t *testing.T) {
+	t.Parallel()
+	for _, r := range check.ProtocolRuleList() {
+		if check.Stateless(r.ID) {
+			t.Errorf("%s is stateless", r.ID)
+		}
+		if got, ok := check.Lookup(r.ID); !ok || got.ID != r.ID {
+			t.Errorf("Lookup(%s) = %v, %v", r.ID, got.ID, ok)
+		}
+	}
+}

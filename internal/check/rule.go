@@ -160,6 +160,9 @@ func Stateless(id string) bool {
 	if r, ok := registry[id]; ok {
 		return r.Dialect == ""
 	}
+	if _, ok := protocolRules[id]; ok {
+		return false
+	}
 	_, ambiguity := Lookup(id)
 	return ambiguity
 }

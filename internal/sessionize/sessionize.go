@@ -126,7 +126,7 @@ type Conn struct {
 // New returns the sessionizer of a dialect (a session per connection for a
 // dialect without a rule).
 func New(dialectName string) *Sessionizer {
-	r, ok := sessionRules[dialectName]
+	r, ok := ruleOf(dialectName)
 	if !ok {
 		r = sessionRule{perConn: true}
 	}

@@ -306,6 +306,9 @@ func chooseDialect(path, want string) (string, string, error) {
 	if dialect.Known(header) {
 		return header, reason, nil
 	}
+	if strings.HasPrefix(header, dialect.ImportedPrefix) {
+		return "", "", fmt.Errorf("%w: the recording header names %s, a protocol read from an AsyncAPI document: give that document with --protocol FILE", ErrNoDialect, header)
+	}
 	if frames == 0 {
 		if problems > 0 {
 			return "", "", fmt.Errorf("%w: no readable frame (%d unreadable; the first, %s)", ErrNoFrames, problems, first)

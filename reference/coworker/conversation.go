@@ -49,6 +49,9 @@ func echoOf(s *session, p *payload) userMessageEcho {
 func (s *session) askResponse(p *payload) func() {
 	id := p.name("requestId")
 	answer := p.str("answer")
+	if s.mutated(mutAnswerIgnored) {
+		answer = "None"
+	}
 	return func() {
 		s.answer("ask", id, reply{answer: answer}, srcSession)
 	}
@@ -59,6 +62,12 @@ func (s *session) askResponse(p *payload) func() {
 func (s *session) approvalResponse(p *payload) func() {
 	id := p.name("requestId")
 	approved := p.boolean("approved")
+	switch {
+	case s.mutated(mutApprovalDeclined):
+		approved = false
+	case s.mutated(mutDenialIgnored):
+		approved = true
+	}
 	return func() {
 		s.answer("approval", id, reply{approved: approved}, srcTool)
 	}

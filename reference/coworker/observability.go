@@ -26,7 +26,7 @@ type observabilityStatusEvent struct {
 }
 
 func observabilityStatus(s *session) observabilityStatusEvent {
-	return observabilityStatusEvent{head: s.h("observability_status"), Enabled: true, Observability: observabilityConfig}
+	return observabilityStatusEvent{head: s.h("observability_status"), Enabled: !s.mutated(mutObservabilityOff), Observability: observabilityConfig}
 }
 
 type queryResult struct {
@@ -36,6 +36,9 @@ type queryResult struct {
 	ToMs      int64  `json:"toMs"`
 	Status    string `json:"status"`
 	Data      any    `json:"data"`
+	// Error says why a query whose status is "error" failed (agent-coworker
+	// sends it; the spec's envelope shows only status "ok").
+	Error string `json:"error,omitempty"`
 }
 
 type queryResultEvent struct {
@@ -73,6 +76,12 @@ func (s *session) observabilityQuery(p *payload) func() {
 			return
 		}
 		from, to := s.window(from, to, hasFrom, hasTo, observabilityConfig.DefaultWindowSec)
+		if s.mutated(mutObservabilityOff) {
+			s.emit(queryResultEvent{head: s.h("observability_query_result"), Result: queryResult{
+				QueryType: qt, Query: text, FromMs: from, ToMs: to, Status: "error", Error: observabilityOffMessage,
+			}})
+			return
+		}
 		if from > to {
 			s.fail(codeObservabilityError, srcObservability, fmt.Sprintf("query failed: fromMs %d is after toMs %d", from, to))
 			return

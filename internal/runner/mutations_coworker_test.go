@@ -24,7 +24,10 @@ func init() {
 		// issue 24: errors.reversed-window passed on agent-coworker's
 		// "Observability is disabled for this session.", never reaching the
 		// window check; its control (a valid query gets status ok) fails
-		"coworker-observability-disabled": {"coworker.errors.reversed-window"},
+		// (the same control keeps the query and SLO scenarios from passing on
+		// an answer that ran nothing)
+		"coworker-observability-disabled": {"coworker.errors.reversed-window", "coworker.observability.query",
+			"coworker.observability.query-kinds", "coworker.observability.slo-evaluate"},
 		// a server that declines every answer passes a denial vacuously:
 		// the control (the approved command runs) fails
 		"coworker-approval-always-declined": {"coworker.approval.deny"},
@@ -33,7 +36,7 @@ func init() {
 		"coworker-refusals-name-nothing": {
 			"coworker.errors.validation-failed", "coworker.errors.permission-denied", "coworker.errors.provider-error",
 			"coworker.errors.backup-error", "coworker.errors.observability-error", "coworker.errors.reversed-window",
-			"coworker.errors.internal-error", "coworker.session-id.required", "coworker.session-id.required-provider-reads",
+			"coworker.errors.internal-error", "coworker.turn.failed-turn-idle", "coworker.session-id.required", "coworker.session-id.required-provider-reads",
 			"coworker.session-id.blank", "coworker.commands.execute-unknown", "coworker.skills.read-unknown",
 			"coworker.skills.non-global-refused", "coworker.providers.authorize-api-key-method",
 			"coworker.providers.unknown-provider", "coworker.backup.delete-unknown",

@@ -67,7 +67,7 @@ var Mutations = []server.Mutation{
 	{Name: mutSessionResumed, Rule: "coworker.no-resumption",
 		Summary: "a connection to /ws?resumeSessionId=ID gets session ID back, as agent-coworker does (§Connection: \"there is no resumption\")"},
 	{Name: mutObservabilityOff,
-		Summary: "observability is off, as on agent-coworker without a back end: observability_status enabled false and every non-blank observability_query answered by a result with status \"error\" and \"" + observabilityOffMessage + "\", whatever its window"},
+		Summary: "observability is off, as on agent-coworker without a back end: observability_status enabled false and every non-blank observability_query answered by a result with status \"error\" and \"" + observabilityOffMessage + "\", whatever its window, and every SLO check unmeasured (actual null, pass false)"},
 	{Name: mutApprovalDeclined,
 		Summary: "every approval_response is taken as a denial, approved: true included: no approved command ever runs"},
 	{Name: mutDenialIgnored,

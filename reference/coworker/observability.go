@@ -160,8 +160,12 @@ type sloCheck struct {
 	Op        string  `json:"op"`
 	Threshold float64 `json:"threshold"`
 	WindowSec int64   `json:"windowSec"`
-	Actual    float64 `json:"actual"`
-	Pass      bool    `json:"pass"`
+	// Actual is null when nothing could be measured (observability off).
+	Actual *float64 `json:"actual"`
+	Pass   bool     `json:"pass"`
+	// Reason says why a check could not be measured (agent-coworker sends
+	// it; the spec does not show it).
+	Reason string `json:"reason,omitempty"`
 }
 
 type sloResult struct {
@@ -206,10 +210,15 @@ func (s *session) harnessSloEvaluate(p *payload) func() {
 				s.fail(codeObservabilityError, srcObservability, fmt.Sprintf("SLO evaluation failed: check %q has an empty query", clip(ck.ID)))
 				return
 			}
-			ck.Actual = sloActuals[ck.Type]
-			ck.Pass = compare(ck.Actual, ck.Op, ck.Threshold)
-			res.Passed = res.Passed && ck.Pass
 			widest = max(widest, ck.WindowSec)
+			if s.mutated(mutObservabilityOff) {
+				ck.Reason, res.Passed = observabilityOffMessage, false
+				continue
+			}
+			actual := sloActuals[ck.Type]
+			ck.Actual = &actual
+			ck.Pass = compare(actual, ck.Op, ck.Threshold)
+			res.Passed = res.Passed && ck.Pass
 		}
 		res.FromMs, res.ToMs = s.window(0, 0, false, false, widest)
 		s.emit(sloResultEvent{head: s.h("harness_slo_result"), Result: res})

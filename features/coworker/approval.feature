@@ -176,7 +176,8 @@ Feature: Command approval
     until you reply with ask_response". An approval_response does not answer
     an ask: the ask stays pending until its ask_response. The spec does not
     say whether the wrong reply is refused with an error or ignored, so only
-    its effect is judged.
+    its effect is judged: the agent goes on only with the ask's own answer
+    (the test-mode reply quotes it, "You answered: yes").
 
     When the client sends:
       """
@@ -195,6 +196,7 @@ Feature: Command approval
       {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "yes"}
       """
     Then the client receives "assistant_message"
+    And its "text" contains "answered: yes"
     And the client receives "session_busy" with:
       """
       {"busy": false}

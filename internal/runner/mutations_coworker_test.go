@@ -18,7 +18,8 @@ func init() {
 		"coworker-approval-always-declined": {"coworker.approval.approve"},
 		"coworker-approval-denial-ignored":  {"coworker.approval.deny"},
 		// an agent resumed without the user's answer
-		"coworker-ask-answer-ignored": {"coworker.ask.round-trip", "coworker.ask.free-text", "coworker.ask.blocks-agent", "coworker.ask.unknown-request-id"},
+		"coworker-ask-answer-ignored": {"coworker.ask.round-trip", "coworker.ask.free-text", "coworker.ask.blocks-agent", "coworker.ask.unknown-request-id",
+			"coworker.approval.ask-id-refused"},
 	}
 	unprovables["coworker"] = map[string][]string{
 		// issue 24: errors.reversed-window passed on agent-coworker's

@@ -232,6 +232,7 @@ Feature: Structured errors
       {"type": "observability_query", "sessionId": "{sid}", "query": {"queryType": "promql", "query": "up", "fromMs": 1738736400000, "toMs": 1738736700000}}
       """
     And the client receives "observability_query_result"
+    And its "result.error" is null or absent
     And its "result.status" is "ok"
     When the client sends:
       """

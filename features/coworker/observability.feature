@@ -19,13 +19,16 @@ Feature: Observability and harness
     a target whose observability is off answers every query with a failed
     result (agent-coworker: "Observability is disabled for this session."),
     which runs nothing, so there the scenario is inconclusive (the check
-    engine still judges that result's shape).
+    engine still judges that result's shape). The result's error text
+    (agent-coworker's member, not the spec's) is checked first, so that the
+    verdict quotes the server's reason.
 
     Given the client sends:
       """
       {"type": "observability_query", "sessionId": "{sid}", "query": {"queryType": "promql", "query": "sum(rate(vector_component_errors_total[5m]))", "fromMs": 1738736400000, "toMs": 1738736700000, "limit": 200}}
       """
     And the client receives "observability_query_result"
+    And its "result.error" is null or absent
     And its "result.status" is "ok"
     Then its "sessionId" is "{sid}"
     And its "result.queryType" is "promql"
@@ -46,6 +49,7 @@ Feature: Observability and harness
       {"type": "observability_query", "sessionId": "{sid}", "query": {"queryType": "<kind>", "query": "<query>"}}
       """
     And the client receives "observability_query_result"
+    And its "result.error" is null or absent
     And its "result.status" is "ok"
     Then its "result.queryType" is "<kind>"
     And its "result.fromMs" is an integer
@@ -115,6 +119,7 @@ Feature: Observability and harness
       {"type": "harness_slo_evaluate", "sessionId": "{sid}", "checks": [{"id": "vector_errors", "type": "custom", "queryType": "promql", "query": "sum(rate(vector_component_errors_total[5m]))", "op": "<=", "threshold": 0, "windowSec": 300}]}
       """
     And the client receives "harness_slo_result"
+    And its "result.checks.0.reason" is null or absent
     And its "result.checks.0.actual" is a number
     Then its "sessionId" is "{sid}"
     And its "result.passed" is a boolean

@@ -17,6 +17,9 @@ func init() {
 		// is a violation the approval scenarios name by the agent's reply
 		"coworker-approval-always-declined": {"coworker.approval.approve"},
 		"coworker-approval-denial-ignored":  {"coworker.approval.deny"},
+		// "the old sessionId gets no pong" proves nothing when no ping is
+		// answered: the reconnect scenarios' control (the new one is) fails
+		"coworker-ping-unanswered": {"coworker.connect.no-resumption", "coworker.connect.resume-refused", "coworker.ping.pong"},
 		// an agent resumed without the user's answer
 		"coworker-ask-answer-ignored": {"coworker.ask.round-trip", "coworker.ask.free-text", "coworker.ask.blocks-agent", "coworker.ask.unknown-request-id",
 			"coworker.approval.ask-id-refused"},

@@ -21,6 +21,9 @@ func (s *session) clientHello(p *payload) func() {
 // already checked is this connection's.
 func (s *session) ping(p *payload) func() {
 	return func() {
+		if s.mutated(mutPingUnanswered) {
+			return
+		}
 		h := s.h("pong")
 		if s.mutated(mutPongForeignSession) {
 			h.SessionID = foreignSessionID

@@ -27,6 +27,7 @@ const (
 	mutDenialIgnored    = "coworker-approval-denial-ignored"
 	mutAnswerIgnored    = "coworker-ask-answer-ignored"
 	mutRefusalUnnamed   = "coworker-refusals-name-nothing"
+	mutPingUnanswered   = "coworker-ping-unanswered"
 )
 
 // observabilityOffMessage is agent-coworker's own answer to every query
@@ -74,6 +75,8 @@ var Mutations = []server.Mutation{
 		Summary: "approval_response {approved: false} runs the command as if approved (§approval_response: \"Approve or deny a command\")"},
 	{Name: mutAnswerIgnored,
 		Summary: "an ask_response unblocks the agent without its answer: the reply is \"You answered: None\""},
+	{Name: mutPingUnanswered,
+		Summary: "no ping is answered (§ping → pong), so \"the old sessionId gets no pong\" holds for every sessionId"},
 	{Name: mutRefusalUnnamed,
 		Summary: "every error event's message is \"" + unnamedRefusal + "\": the codes stay right, but no refusal says what it is about"},
 }

@@ -289,11 +289,13 @@ Feature: Structured errors
       not json at all
       """
     And the client receives "error"
+    And its "code" is "invalid_json"
     And the client sends:
       """
       {"type": "no_such_request", "sessionId": "{sid}"}
       """
     And the client receives "error"
+    And its "code" is "unknown_type"
     And the client sends:
       """
       {"type": "ping", "sessionId": "{sid}"}

@@ -22,6 +22,8 @@ const (
 	// nothing (issue 24, vacuous passes): no check rule fires, and the
 	// runner's mutation tables name the scenarios that must go
 	// inconclusive (or fail, where the behaviour is also a violation).
+	// Observability off and refusal texts that name nothing are the
+	// server's choice (Allowed); the others break the spec.
 	mutObservabilityOff = "coworker-observability-disabled"
 	mutApprovalDeclined = "coworker-approval-always-declined"
 	mutDenialIgnored    = "coworker-approval-denial-ignored"
@@ -67,7 +69,7 @@ var Mutations = []server.Mutation{
 		Summary: "reset is confirmed with a message of type reset, a client type, instead of reset_done (§reset_done)"},
 	{Name: mutSessionResumed, Rule: "coworker.no-resumption",
 		Summary: "a connection to /ws?resumeSessionId=ID gets session ID back, as agent-coworker does (§Connection: \"there is no resumption\")"},
-	{Name: mutObservabilityOff,
+	{Name: mutObservabilityOff, Allowed: true,
 		Summary: "observability is off, as on agent-coworker without a back end: observability_status enabled false and every non-blank observability_query answered by a result with status \"error\" and \"" + observabilityOffMessage + "\", whatever its window, and every SLO check unmeasured (actual null, pass false)"},
 	{Name: mutApprovalDeclined,
 		Summary: "every approval_response is taken as a denial, approved: true included: no approved command ever runs"},
@@ -77,6 +79,6 @@ var Mutations = []server.Mutation{
 		Summary: "an ask_response unblocks the agent without its answer: the reply is \"You answered: None\""},
 	{Name: mutPingUnanswered,
 		Summary: "no ping is answered (§ping → pong), so \"the old sessionId gets no pong\" holds for every sessionId"},
-	{Name: mutRefusalUnnamed,
+	{Name: mutRefusalUnnamed, Allowed: true,
 		Summary: "every error event's message is \"" + unnamedRefusal + "\": the codes stay right, but no refusal says what it is about"},
 }

@@ -128,6 +128,7 @@ type hostd struct {
 	conns  map[string]*hdConn
 	runs   map[string]*hdRun     // run_id → what the session knows of it
 	inputs map[string]hdRecorded // run_id+input_id → its first run.input
+	sent   map[string]*hdSent    // run_id+input_id → how clients sent it (hostd_http.go)
 }
 
 type hdRun struct {
@@ -161,6 +162,7 @@ func newHostd(opts Options) *hostd {
 		conns:  map[string]*hdConn{},
 		runs:   map[string]*hdRun{},
 		inputs: map[string]hdRecorded{},
+		sent:   map[string]*hdSent{},
 	}
 }
 
@@ -238,6 +240,8 @@ func (r *hostd) observe(m *message) []Finding {
 		return r.ack(c, m)
 	case m.Type == "run.send_input" && m.Frame.Dir == wire.ServerToClient:
 		return r.forward(c, m)
+	case m.Type == "run.send_input":
+		return r.sendWS(m)
 	}
 	return nil
 }
@@ -428,11 +432,12 @@ func (r *hostd) recorded(m *message, run string, seq int64) []Finding {
 		r.inputs[k] = hdRecorded{seq: seq, frame: m.Frame.Index}
 		return nil
 	}
-	fd := hdInputDuplicate.fire(m, "run %q records input_id %q again as seq %d (first recorded as seq %d, frame %d)", run, id, seq, first.seq, first.frame)
+	sends, at := r.sendsOf(run, id)
+	fd := hdInputDuplicate.fire(m, "run %q records input_id %q again as seq %d (first recorded as seq %d, frame %d)%s", run, id, seq, first.seq, first.frame, sends)
 	fd.Pointer = "/data/input_id"
 	fd.Expected = fmt.Sprintf("input_id %s recorded once (seq %d)", id, first.seq)
 	fd.Actual = fmt.Sprintf("recorded again as seq %d", seq)
-	fd.Related = []int64{first.frame}
+	fd.Related = append([]int64{first.frame}, at...)
 	return []Finding{fd}
 }
 

@@ -405,8 +405,8 @@ func TestHostdRuleCatalogue(t *testing.T) {
 			t.Errorf("rule %s quotes nothing", r.ID)
 		}
 	}
-	if n != 9 {
-		t.Errorf("hostd declares %d rules, want 9", n)
+	if n != 13 {
+		t.Errorf("hostd declares %d rules, want 13", n)
 	}
 }
 
@@ -428,6 +428,12 @@ var hdEvidence = map[string]struct {
 	"hostd.input-duplicate":     {Stated, Error},
 	"hostd.input-reforwarded":   {Interpretation, Warning},
 	"hostd.wrong-endpoint":      {Shown, Warning},
+	// The HTTP half (hostd_http.go): "(Bearer auth)" is stated, the 401
+	// and the answer to a reused input_id are our readings.
+	"hostd.http-no-bearer":               {Stated, Error},
+	"hostd.http-unauthenticated-not-401": {Interpretation, Warning},
+	"hostd.input-id-reused":              {Stated, Error},
+	"hostd.input-id-reused-accepted":     {Interpretation, Warning},
 }
 
 // TestHostdFindingsCarryEvidence: the warnings of the rules whose evidence

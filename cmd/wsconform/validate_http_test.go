@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wsconform/wsconform/internal/recording"
 )
 
 // TestValidateHostdDuplicateInput is issue 25's acceptance offline: a
@@ -12,7 +15,8 @@ import (
 // a repeated input again and a host that records whatever it gets) holds
 // the same input_id sent twice over HTTP and two run.input events, and
 // fails on the idempotency requirement; the same recording with one
-// run.input passes (the repeat forwarded again stays a warning).
+// run.input passes (the repeat forwarded again stays a warning). Exported
+// as a HAR, the recording fails alike.
 func TestValidateHostdDuplicateInput(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("testdata/hostd-duplicate-input.jsonl")
@@ -36,6 +40,14 @@ func TestValidateHostdDuplicateInput(t *testing.T) {
 	if dropped != 2 {
 		t.Fatalf("the recording no longer has one run.input and one run.ack of seq 3")
 	}
+	var har bytes.Buffer
+	if err := recording.WriteHAR(&har, bytes.NewReader(raw), recording.HAROptions{}); err != nil {
+		t.Fatal(err)
+	}
+	harFile := filepath.Join(t.TempDir(), "dup.har")
+	if err := os.WriteFile(harFile, har.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		file string
 		code int
@@ -45,6 +57,8 @@ func TestValidateHostdDuplicateInput(t *testing.T) {
 			"clients sent it 2 times: HTTP POST /runs/run_t1/input (h3, index 5) → 202; HTTP POST /runs/run_t1/input (h4, index 9) → 200",
 			`"http_exchanges": 3`}},
 		{single, exitOK, []string{"hostd.input-reforwarded", `"http_exchanges": 3`}},
+		// The same recording exported as a HAR (DevTools' format) judges alike.
+		{harFile, exitFail, []string{"hostd.input-duplicate", "clients sent it 2 times: HTTP POST /runs/run_t1/input (h", `"http_exchanges": 3`}},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := wsconform(t, "validate", "--color", "never", "--json", "-", tt.file)

@@ -244,9 +244,17 @@ func (g *Grouper) Frame(conn string, f wire.Frame) []Finding {
 // HTTP judges one HTTP exchange of the protocol in session (the one the
 // recorder tied it to; without one, the dialect's shared session, else a
 // session of its own), at its place among the frames: frames held for
-// pending connections that a binding released are judged first.
+// pending connections that a binding released are judged first. An
+// exchange that is none of the dialect's declared endpoints is skipped.
 func (g *Grouper) HTTP(session string, x wire.Exchange) []Finding {
 	out := g.release()
+	g.index++
+	if x.Index == 0 {
+		x.Index = g.index
+	}
+	if _, _, ok := g.d.Endpoint(x.Method, x.Path); !ok {
+		return out // not the protocol's (a HAR's other POSTs): nothing to judge
+	}
 	switch {
 	case g.opts.OneSession:
 		session = "all"
@@ -256,10 +264,6 @@ func (g *Grouper) HTTP(session string, x wire.Exchange) []Finding {
 		}
 	}
 	g.exchanges++
-	g.index++
-	if x.Index == 0 {
-		x.Index = g.index
-	}
 	g.seen[session] = true
 	s := g.sessions[session]
 	if s == nil {

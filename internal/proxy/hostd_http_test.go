@@ -145,3 +145,38 @@ func TestHostdHTTPRecordedAndJudged(t *testing.T) {
 		})
 	}
 }
+
+// TestHostdHTTPAutoDialect: with --dialect auto the login, which comes
+// before any socket tells the dialect, is recorded (without a session)
+// and judged once the host's socket decided hostd, live and offline alike.
+func TestHostdHTTPAutoDialect(t *testing.T) {
+	t.Parallel()
+	ref, err := reference.Start(context.Background(), "127.0.0.1:0",
+		reference.Options{Dialects: []string{"hostd"}, NoScriptedHost: true, Config: server.Config{Heartbeat: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ref.Shutdown(context.Background()) })
+	tp := startProxy(t, Config{Upstream: ref.URL})
+	// A login answer without its token would be schema.shown; the
+	// reference answers one, so the login is judged quiet. The input
+	// without a token is the client's error once hostd is known.
+	if status, _ := postJSON(t, tp.http+"/auth/login", "", map[string]any{"username": "demo", "password": "demo"}); status != http.StatusOK {
+		t.Fatalf("login: %d", status)
+	}
+	host := startNaiveHost(t, tp.url, "run_a1")
+	if status, _ := postJSON(t, tp.http+"/runs/run_a1/input", "", map[string]any{"input_id": "u1", "text": "x\n"}); status != http.StatusUnauthorized {
+		t.Fatalf("input without a token: %d", status)
+	}
+	host.c.closeWith(1000, "bye")
+	host.c.closed()
+	r := tp.Stop()
+	rec := tp.rec.String()
+	if !strings.Contains(rec, `"version":2`) || !strings.Contains(rec, `{"kind":"http","conn":"h1","time":`) {
+		t.Errorf("want a version-2 recording with the login before the dialect was known:\n%s", rec)
+	}
+	if !hasRule(r, "hostd.http-no-bearer") || hasRule(r, "proxy.upstream-refused") {
+		t.Errorf("findings: %s", describeFindings(findings(r)))
+	}
+	sameOffline(t, tp, r)
+}

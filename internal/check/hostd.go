@@ -129,6 +129,9 @@ type hostd struct {
 	runs   map[string]*hdRun     // run_id → what the session knows of it
 	inputs map[string]hdRecorded // run_id+input_id → its first run.input
 	sent   map[string]*hdSent    // run_id+input_id → how clients sent it (hostd_http.go)
+	// forwardedTo is run_id+input_id → the frame that first forwarded it
+	// to a host connection.
+	forwardedTo map[string]int64
 }
 
 type hdRun struct {
@@ -163,6 +166,8 @@ func newHostd(opts Options) *hostd {
 		runs:   map[string]*hdRun{},
 		inputs: map[string]hdRecorded{},
 		sent:   map[string]*hdSent{},
+
+		forwardedTo: map[string]int64{},
 	}
 }
 
@@ -452,6 +457,12 @@ func (r *hostd) forward(c *hdConn, m *message) []Finding {
 		return nil
 	}
 	k := run + "\x00" + id
+	if _, ok := r.forwardedTo[k]; !ok {
+		if len(r.forwardedTo) >= r.window {
+			r.forwardedTo = map[string]int64{}
+		}
+		r.forwardedTo[k] = m.Frame.Index
+	}
 	var why string
 	if c.forwarded[k] {
 		why = "already forwarded on this host connection"

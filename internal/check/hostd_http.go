@@ -36,9 +36,15 @@ var (
 		Spec:     "hostd-mvp.md §Identifiers: input_id makes inputs idempotent; interpretation: a reused input_id with another text is a client error",
 		Quote:    "\"`input_id`: client-generated UUID to make inputs idempotent\" (the spec does not say how a reused id is answered)",
 		Summary:  "The server answers an input whose input_id the run already had with another text with a 4xx status, not as accepted."}
+	hdHTTPForwardedNot2xx = Rule{ID: "hostd.http-forwarded-not-2xx", Severity: Warning, Evidence: Interpretation, Dialect: "hostd",
+		Requires: []string{"hostd.http.input-body", "hostd.ids.input-id-server-dedupes"},
+		Spec: "hostd-mvp.md §HTTP Endpoints (MVP): POST /runs/:run_id/input → forwards run.send_input to the owning host; " +
+			"interpretation: a forwarded input, and a repeat of one, is answered 2xx",
+		Quote:   "\"`POST /runs/:run_id/input` (Bearer auth) → forwards `run.send_input` to the owning host\" (the spec names no status)",
+		Summary: "An input the server forwarded to the host (run.send_input seen before the answer) is answered with a 2xx status, and so is a repeat of it."}
 )
 
-var _ = register(hdHTTPNoBearer, hdHTTPNot401, hdInputIDReused, hdInputIDReusedAccepted)
+var _ = register(hdHTTPNoBearer, hdHTTPNot401, hdInputIDReused, hdInputIDReusedAccepted, hdHTTPForwardedNot2xx)
 
 // maxSendsNamed bounds the sends of one input_id a finding lists.
 const maxSendsNamed = 8
@@ -81,6 +87,13 @@ func (r *hostd) http(x *exchange) []Finding {
 		return out
 	}
 	prev, reused := r.sendInput(run, id, text, describeHTTP(x.X), x.X.Index)
+	if fwd, ok := r.forwardedTo[run+"\x00"+id]; ok && !reused && x.X.Status != 0 && x.X.Status/100 != 2 {
+		fd := hdHTTPForwardedNot2xx.onHTTP(x, wire.ServerToClient, "run %q: input_id %q was forwarded to the host (frame %d) but this request was answered %d",
+			run, id, fwd, x.X.Status)
+		fd.Pointer, fd.Expected, fd.Actual = "/input_id", "a 2xx status", fmt.Sprint(x.X.Status)
+		fd.Related = []int64{fwd}
+		out = append(out, fd)
+	}
 	if !reused {
 		return out
 	}

@@ -68,6 +68,12 @@ func TestHostdHTTP(t *testing.T) {
 		items []any
 		want  []string
 	}{
+		{"forwarded, answered 500", []any{c2s("h1", hdStarted(1)), s2c("h1", hdSend(hdIn1)), hxInput("bearer", hdIn1, "y\n", 500)},
+			[]string{"hostd.http-forwarded-not-2xx"}},
+		{"forwarded, repeat answered 409", []any{c2s("h1", hdStarted(1)), hxInput("bearer", hdIn1, "y\n", 202), s2c("h1", hdSend(hdIn1)),
+			hxInput("bearer", hdIn1, "y\n", 409)}, []string{"hostd.http-forwarded-not-2xx"}},
+		{"not forwarded, refused 409 (host offline)", []any{c2s("h1", hdStarted(1)), hxInput("bearer", hdIn1, "y\n", 409)}, nil},
+		{"forwarded, other input refused", []any{c2s("h1", hdStarted(1)), s2c("h1", hdSend(hdIn1)), hxInput("bearer", hdIn2, "y\n", 404)}, nil},
 		{"login and one input", []any{login, c2s("h1", hdStarted(1)), hxInput("bearer", hdIn1, "y\n", 202),
 			s2c("h1", hdSend(hdIn1)), c2s("h1", hdInput(2, hdIn1)), s2c("a1", hdInput(2, hdIn1))}, nil},
 		{"a retry over HTTP recorded once", []any{c2s("h1", hdStarted(1)), hxInput("bearer", hdIn1, "y\n", 202),

@@ -405,8 +405,8 @@ func TestHostdRuleCatalogue(t *testing.T) {
 			t.Errorf("rule %s quotes nothing", r.ID)
 		}
 	}
-	if n != 13 {
-		t.Errorf("hostd declares %d rules, want 13", n)
+	if n != 14 {
+		t.Errorf("hostd declares %d rules, want 14", n)
 	}
 }
 
@@ -434,6 +434,7 @@ var hdEvidence = map[string]struct {
 	"hostd.http-unauthenticated-not-401": {Interpretation, Warning},
 	"hostd.input-id-reused":              {Stated, Error},
 	"hostd.input-id-reused-accepted":     {Interpretation, Warning},
+	"hostd.http-forwarded-not-2xx":       {Interpretation, Warning},
 }
 
 // TestHostdFindingsCarryEvidence: the warnings of the rules whose evidence

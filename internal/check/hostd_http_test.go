@@ -139,3 +139,23 @@ func TestHostdHTTPFindingDetails(t *testing.T) {
 		t.Errorf("request schema finding: %+v", f)
 	}
 }
+
+// FuzzObserveHTTP: any bodies, paths and statuses of HTTP exchanges are
+// judged without a panic, between frames of a session.
+func FuzzObserveHTTP(f *testing.F) {
+	f.Add("/runs/r1/input", "bearer", []byte(`{"input_id":"a","text":"y\n"}`), 202, []byte(`{}`))
+	f.Add("/auth/login", "", []byte(`{"username":1}`), 200, []byte(`[]`))
+	f.Add("/runs//input", "basic", []byte(`{"input_id":{"x":1}}`), 0, []byte{0xff})
+	f.Fuzz(func(t *testing.T, path, auth string, req []byte, status int, resp []byte) {
+		s := NewSession(dialect.MustGet("hostd"), Options{})
+		s.Observe(wire.Frame{Conn: "h1", URL: "/ws/host", Dir: wire.ClientToServer, Index: 1, Op: wire.OpText, Payload: []byte(hdStarted(1))})
+		for i := int64(2); i < 4; i++ {
+			x := wire.Exchange{ID: "x", Index: i, Method: "POST", Path: path, Auth: auth, Status: status, Request: req, Response: resp}
+			for _, fd := range s.ObserveHTTP(x) {
+				if fd.Rule == "" || fd.Frame != i {
+					t.Fatalf("finding %+v", fd)
+				}
+			}
+		}
+	})
+}

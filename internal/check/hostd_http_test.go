@@ -130,12 +130,12 @@ func TestHostdHTTPFindingDetails(t *testing.T) {
 	}
 	fs = feedMixed(t, hxInput("", hdIn1, "y\n", 202))
 	no, not401 := findOne(t, fs, "hostd.http-no-bearer"), findOne(t, fs, "hostd.http-unauthenticated-not-401")
-	if no.Dir != wire.ClientToServer || not401.Dir != wire.ServerToClient || no.Conn != "x1" || no.Frame != 1 ||
+	if no.Dir != wire.ClientToServer || not401.Dir != wire.ServerToClient || no.Conn != "x1" || no.Frame != 1 || !no.HTTP || !not401.HTTP ||
 		no.Type != "POST /runs/:run_id/input" || not401.Actual != "202" {
 		t.Errorf("blame: %+v / %+v", no, not401)
 	}
 	fs = feedMixed(t, hx{path: "/runs/r/input", auth: "bearer", status: 400, body: `{"input_id":"x"}`})
-	if f := findOne(t, fs, "schema.interpretation"); f.Dir != wire.ClientToServer || f.Conn != "x1" {
+	if f := findOne(t, fs, "schema.interpretation"); f.Dir != wire.ClientToServer || f.Conn != "x1" || !f.HTTP {
 		t.Errorf("request schema finding: %+v", f)
 	}
 }

@@ -76,7 +76,7 @@ func bodyFrame(x wire.Exchange, dir wire.Direction, body []byte) wire.Frame {
 // client's, the answer's the server's.
 func blame(fs []Finding, dir wire.Direction) []Finding {
 	for i := range fs {
-		fs[i].Dir = dir
+		fs[i].Dir, fs[i].HTTP = dir, true
 	}
 	return fs
 }
@@ -84,7 +84,7 @@ func blame(fs []Finding, dir wire.Direction) []Finding {
 // onHTTP starts a finding of rule r on an exchange, blaming dir's sender.
 func (r Rule) onHTTP(x *exchange, dir wire.Direction, format string, args ...any) Finding {
 	return Finding{Rule: r.ID, Severity: r.Severity, Evidence: r.Evidence, Spec: r.Spec, Quote: r.Quote, Requires: r.Requires,
-		Type: x.Endpoint.Method + " " + x.Endpoint.Path, Conn: x.X.ID, Dir: dir, Frame: x.X.Index,
+		Type: x.Endpoint.Method + " " + x.Endpoint.Path, Conn: x.X.ID, Dir: dir, Frame: x.X.Index, HTTP: true,
 		Message: fmt.Sprintf(format, args...)}
 }
 

@@ -144,6 +144,9 @@ func TestGateHostdHTTP(t *testing.T) {
 				t.Errorf("passed %v (command %v), findings %q; want passed %v with %s\n%s", res.Passed(), res.CommandErr, got, tt.pass, tt.want, out.String())
 			}
 			t.Logf("%s", out.String())
+			if tt.want != "" && !strings.Contains(out.String(), "http exchange ") {
+				t.Errorf("the console does not name the HTTP exchange:\n%s", out.String())
+			}
 			if n := strings.Count(rec.String(), `"kind":"http"`); n < 2 {
 				t.Errorf("recording holds %d http lines, want the login and the inputs", n)
 			}

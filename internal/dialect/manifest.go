@@ -7,16 +7,18 @@ import (
 // Manifest is the parsed schemas/<dialect>/manifest.json; schemas/README.md
 // documents every key.
 type Manifest struct {
-	Dialect   string                               `json:"dialect"`
-	Title     string                               `json:"title"`
-	Spec      string                               `json:"spec"`
-	TypeField string                               `json:"typeField"`
-	Paths     []string                             `json:"paths"`
-	Messages  map[wire.Direction][]string          `json:"messages"`
-	HTTP      []string                             `json:"http"`
-	Ordering  Ordering                             `json:"ordering"`
-	Replay    Replay                               `json:"replay"`
-	Removed   map[wire.Direction]map[string]string `json:"removed"`
+	Dialect   string                      `json:"dialect"`
+	Title     string                      `json:"title"`
+	Spec      string                      `json:"spec"`
+	TypeField string                      `json:"typeField"`
+	Paths     []string                    `json:"paths"`
+	Messages  map[wire.Direction][]string `json:"messages"`
+	HTTP      []string                    `json:"http"`
+	// HTTPEndpoints are the HTTP requests of the protocol (endpoints.go).
+	HTTPEndpoints []HTTPEndpoint                       `json:"httpEndpoints"`
+	Ordering      Ordering                             `json:"ordering"`
+	Replay        Replay                               `json:"replay"`
+	Removed       map[wire.Direction]map[string]string `json:"removed"`
 	// Closed quotes, per direction, the spec's words or type that close the
 	// set of message types (minicodex's ServerMessage union). Where a
 	// direction's set is closed an unlisted type is an error; elsewhere it

@@ -304,6 +304,16 @@ func (s *Sessionizer) unique(name string) string {
 	}
 }
 
+// Shared is the session every connection of the dialect joins (hostd's
+// host and apps), and so the one an HTTP exchange of its protocol belongs
+// to; "" for a dialect whose connections name their sessions.
+func (s *Sessionizer) Shared() string {
+	if s.rule.shared == "" {
+		return ""
+	}
+	return s.bind(&Conn{}, "shared:"+s.rule.shared, s.rule.shared)
+}
+
 // Parent is the connection a newly bound one follows: the one bound to
 // its session before it. It does not depend on whether the proxy has
 // noticed that connection's end yet (a reloaded tab's old socket and its

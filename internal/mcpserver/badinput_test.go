@@ -52,7 +52,7 @@ func TestBadInput(t *testing.T) {
 		{"not an object", "explain", `["minicodex.replay-gap"]`, cs, []string{"arguments must be a JSON object, got an array"}},
 		{"missing path", "validate_recording", `{}`, cs, []string{`argument "path": give the path`}},
 		{"out of range", "frames", `{"path":"a","limit":100000}`, cs, []string{`argument "limit": 100000 is out of range`}},
-		{"unknown dialect", "validate_recording", `{"path":"a","dialect":"klingon"}`, cs, []string{`unknown dialect "klingon"`}},
+		{"unknown dialect", "validate_recording", `{"path":"a","dialect":"klingon"}`, cs, []string{`unknown dialect "klingon" (known: minicodex, hostd, `}},
 		{"outside the roots", "validate_recording", `{"path":"/etc/passwd"}`, cs, []string{"outside the roots", "--root"}},
 		{"dot dot", "validate_recording", `{"path":"../../../../../../../etc/passwd"}`, cs, []string{"outside the roots"}},
 		{"link out of the roots", "validate_recording", `{"path":"escape.jsonl"}`, cs, []string{"outside the roots"}},

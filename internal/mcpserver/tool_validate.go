@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/dialect"
@@ -36,7 +37,7 @@ func checkDialect(name string, extra ...string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("argument \"dialect\": unknown dialect %q (known: %v)", name, dialect.Names())
+	return fmt.Errorf("argument \"dialect\": unknown dialect %q (known: %s)", name, strings.Join(dialect.Names(), ", "))
 }
 
 // validateResult is what validate_recording returns.
@@ -89,7 +90,7 @@ func (s *Server) validateRecording(ctx context.Context, a validateArgs) (validat
 func fileError(path string, err error) error {
 	switch {
 	case errors.Is(err, validate.ErrNoDialect):
-		return fmt.Errorf("%s: %w; name it with the dialect argument (%v)", path, err, dialect.Names())
+		return fmt.Errorf("%s: %w; name it with the dialect argument (%s)", path, err, strings.Join(dialect.Names(), ", "))
 	case errors.Is(err, validate.ErrNoFrames):
 		return fmt.Errorf("%s: %w: it is empty or not a recording or HAR file", path, err)
 	}

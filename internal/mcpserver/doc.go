@@ -11,8 +11,9 @@
 //	run_scenarios       the conformance scenarios against a loopback target (internal/runner)
 //	replay              a recording's client side against a target, the diff (internal/replay)
 //
-// Recordings under the roots are also resources
-// (wsconform://recording/ABSOLUTE/PATH), read as their validation summary.
+// Recordings and --json reports under the roots are also resources
+// (wsconform://recording/ABSOLUTE/PATH, wsconform://report/ABSOLUTE/PATH),
+// read as their validation summary and as their verdict and root causes.
 //
 // Every tool reuses the code path of the command that does the same
 // (validate, rules/requirements, run, replay, wsproxy --web's JSON), so an

@@ -23,33 +23,41 @@ const (
 	maxVisited   = 20000
 )
 
-// addResources lists the recordings (.jsonl) and HAR files under the
-// roots as resources, and serves any recording under the roots by the
-// template, each read as its validate_recording summary (JSON): what an
-// agent wants from a recording first, and bounded whatever its size.
+// addResources lists the recordings (.jsonl), HAR files and wsconform
+// --json reports under the roots as resources, and serves any under the
+// roots by the templates: a recording reads as its validate_recording
+// summary, a report as its verdict, failed scenarios and root causes
+// (JSON): what an agent wants first, bounded whatever the file's size.
 func (s *Server) addResources() {
-	for _, p := range s.listRecordings() {
+	recs, reps := s.listFiles()
+	for _, p := range recs {
 		s.mcp.AddResource(&mcp.Resource{URI: recordingURI(p), Name: filepath.Base(p), MIMEType: "application/json",
 			Description: "validation summary of the recording " + p}, s.readRecording)
 	}
+	for _, p := range reps {
+		s.mcp.AddResource(&mcp.Resource{URI: reportURI(p), Name: filepath.Base(p), MIMEType: "application/json",
+			Description: "summary of the wsconform report " + p + ": verdict, scenarios that did not pass, root causes"}, s.readReport)
+	}
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: recordingScheme + "{+path}", Name: "recording",
 		MIMEType: "application/json", Description: "validation summary of a recording or HAR file under the server's roots, by absolute path"}, s.readRecording)
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: reportScheme + "{+path}", Name: "report",
+		MIMEType: "application/json", Description: "summary of a wsconform --json report under the server's roots, by absolute path"}, s.readReport)
 }
 
 func recordingURI(abs string) string {
 	return recordingScheme + (&url.URL{Path: filepath.ToSlash(abs)}).EscapedPath()
 }
 
-// listRecordings walks the roots for *.jsonl and *.har files, skipping
-// hidden and dependency folders.
-func (s *Server) listRecordings() []string {
-	var out []string
+// listFiles walks the roots for recordings (*.jsonl, *.har) and
+// wsconform reports (*.json that are one), skipping hidden and dependency
+// folders.
+func (s *Server) listFiles() (recs, reps []string) {
 	visited := 0
 	for _, root := range s.roots {
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			visited++
 			switch {
-			case len(out) >= maxListed || visited > maxVisited:
+			case len(recs)+len(reps) >= maxListed || visited > maxVisited:
 				return fs.SkipAll
 			case err != nil:
 				return nil // an unreadable folder is left out
@@ -61,13 +69,17 @@ func (s *Server) listRecordings() []string {
 				}
 				return nil
 			}
-			if ext := filepath.Ext(p); (ext == ".jsonl" || ext == ".har") && d.Type().IsRegular() {
-				out = append(out, p)
+			switch ext := filepath.Ext(p); {
+			case !d.Type().IsRegular():
+			case ext == ".jsonl" || ext == ".har":
+				recs = append(recs, p)
+			case ext == ".json" && isReport(p):
+				reps = append(reps, p)
 			}
 			return nil
 		})
 	}
-	return out
+	return recs, reps
 }
 
 // readRecording serves a recording resource: its path is checked as a

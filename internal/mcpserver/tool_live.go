@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -238,9 +239,9 @@ func (s *Server) fetchReport(ctx context.Context, raw string) (*reports.Report, 
 	if int64(len(body)) > s.cfg.MaxFileBytes {
 		return nil, "", fmt.Errorf("%sreport.json is larger than the %d bytes this server reads (wsconform mcp --max-file-bytes)", base, s.cfg.MaxFileBytes)
 	}
-	var rep reports.Report
-	if err := json.Unmarshal(body, &rep); err != nil || rep.Format != reports.Format {
-		return nil, "", fmt.Errorf("%s is not a wsproxy web view: its /report.json is not a wsconform report", base)
+	rep, err := reports.ReadJSON(bytes.NewReader(body))
+	if err != nil {
+		return nil, "", fmt.Errorf("%s is not a wsproxy web view: its /report.json: %w", base, err)
 	}
-	return &rep, base, nil
+	return rep, base, nil
 }

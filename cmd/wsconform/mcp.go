@@ -16,7 +16,7 @@ const mcpAbout = `Serves wsconform to coding agents as a Model Context Protocol 
 stdin/stdout by default (the agent host starts it), or with --http ADDR as
 streamable HTTP on loopback. Tools: validate_recording, frames, live_sessions,
 live_findings (a running wsproxy --web), explain, run_scenarios, replay; the
-recordings under the roots are resources too.
+recordings and --json reports under the roots are resources too.
 
 It reads files only under the roots (--root, the working directory by
 default) and reaches servers and proxies only on loopback unless

@@ -84,7 +84,7 @@ expect 0 "wsproxy " "$wsproxy" --version
 
 echo "== --help of each command"
 expect 0 "Usage:" "$wsconform" --help
-for c in run gate validate replay serve export rules requirements version completion; do
+for c in run gate validate replay serve export rules requirements mcp version completion; do
   expect 0 "Usage: wsconform $c" "$wsconform" "$c" --help
 done
 expect 0 "Usage: wsproxy" "$wsproxy" --help

@@ -36,7 +36,7 @@ var (
 const readmeCommandTimeout = 3 * time.Minute
 
 type readmeBlock struct {
-	line     int // of the fence
+	line     int    // of the fence
 	file     string // README.md or docs/PAGE.md
 	runnable bool
 	exit     int

@@ -1,10 +1,6 @@
 package check
 
-import (
-	"bytes"
-
-	"github.com/wsconform/wsconform/internal/jsonx"
-)
+import "github.com/wsconform/wsconform/internal/jsonx"
 
 // eventLog remembers the events of a session by id (an event_id, a seq, a
 // run_id+seq) so that a later delivery of the same id, a fan-out copy or a
@@ -14,11 +10,12 @@ type eventLog struct {
 	byKey *recent[logged]
 }
 
-// logged is the first sighting of an id: the compared view of the event,
-// its canonical form and where it was seen.
+// logged is the first sighting of an id: the compared view of the event
+// and where it was seen. The view is compared with jsonx.Equal, which
+// agrees with comparing canonical forms without rendering them; a diff is
+// made from the view only when a finding needs one.
 type logged struct {
 	doc   any
-	canon []byte
 	frame int64
 	conn  string
 }
@@ -32,11 +29,10 @@ func newEventLog(window int) *eventLog {
 // key on first sight and returns (nil, false). On a later sight it returns
 // the original and whether the view differs from it.
 func (l *eventLog) compare(key string, m *message, view any) (orig *logged, differs bool) {
-	canon := jsonx.Canonical(view)
 	if o, ok := l.byKey.get(key); ok {
-		return &o, !bytes.Equal(o.canon, canon)
+		return &o, !jsonx.Equal(o.doc, view)
 	}
-	l.byKey.put(key, logged{doc: view, canon: canon, frame: m.Frame.Index, conn: m.Frame.Conn})
+	l.byKey.put(key, logged{doc: view, frame: m.Frame.Index, conn: m.Frame.Conn})
 	return nil, false
 }
 

@@ -562,7 +562,7 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 	replay := c.resumed && !c.own
 	seen := replay && r.log.has(key)
 	before = c.delivered.has(e)
-	ptr, se := base+"/seq", strconv.FormatInt(e, 10)
+	ptr, se := base+"/seq", key
 	switch {
 	case replay && c.hasFrom && e < c.from:
 		fd := maReplayDuplicate.fire(m, "seq %d delivered again after user.reconnect_with_state{last_seq: %d}", e, c.from)
@@ -589,17 +589,16 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 		c.hasLast, c.last, c.lastFrame = true, e, m.Frame.Index
 	}
 	c.delivered.add(e)
-	what := fmt.Sprintf("seq %d", e)
 	orig, differs := c.log.compare(key, m, view)
 	switch {
 	case orig != nil: // a retry on this connection
 		if differs {
-			out = append(out, replayMismatch(maRetryMismatch, m, orig, view, base, what+" on the same connection"))
+			out = append(out, replayMismatch(maRetryMismatch, m, orig, view, base, "seq "+se+" on the same connection"))
 		}
 	case replay:
 		orig, differs = r.log.compare(key, m, view)
 		if differs {
-			out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, what))
+			out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, "seq "+se))
 		}
 	case !c.own:
 		orig, _ = r.log.compare(key, m, view) // recorded for later replays, never judged

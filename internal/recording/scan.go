@@ -3,7 +3,6 @@ package recording
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 )
@@ -51,18 +50,7 @@ func ScanEach(r io.Reader, line func(Line) error, problem func(Problem)) (Source
 	}
 	rr := NewReader(br)
 	rr.OnProblem = problem
-	for {
-		l, err := rr.Next()
-		if errors.Is(err, io.EOF) {
-			return SourceJSONL, nil
-		}
-		if err != nil {
-			return SourceJSONL, err
-		}
-		if err := line(l); err != nil {
-			return SourceJSONL, err
-		}
-	}
+	return SourceJSONL, scanLines(rr, seekable, line, problem)
 }
 
 // readerAt returns r as an io.ReaderAt with its current offset and its

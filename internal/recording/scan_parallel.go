@@ -28,6 +28,7 @@ type scanItem struct {
 	raw     []byte
 	line    int
 	l       Line
+	prep    any // what prepare made of l
 	err     error
 	problem *Problem
 }
@@ -42,10 +43,10 @@ type scanBatch struct {
 // line (or problem), in order; the first error of line ends the scan. A
 // file is read ahead in parallel; any other reader (a pipe, which may block
 // after the caller stopped) line by line.
-func scanLines(rr *Reader, file bool, line func(Line) error, problem func(Problem)) error {
+func scanLines(rr *Reader, file bool, prepare func(Line) any, line func(Line, any) error, problem func(Problem)) error {
 	workers := runtime.GOMAXPROCS(0) - 1
 	if workers < 1 || !file {
-		return scanSequential(rr, line)
+		return scanSequential(rr, prepare, line)
 	}
 	if workers > 4 {
 		workers = 4
@@ -59,7 +60,7 @@ func scanLines(rr *Reader, file bool, line func(Line) error, problem func(Proble
 	defer func() { close(done); <-readerDone }()
 	go func() { defer close(readerDone); readBatches(rr, ordered, work, done) }()
 	for i := 0; i < workers; i++ {
-		go parseBatches(work)
+		go parseBatches(work, prepare)
 	}
 	for b := range ordered {
 		<-b.parsed
@@ -79,7 +80,7 @@ func scanLines(rr *Reader, file bool, line func(Line) error, problem func(Proble
 					h := it.l
 					rr.header = &h
 				}
-				if err := line(it.l); err != nil {
+				if err := line(it.l, it.prep); err != nil {
 					return err
 				}
 			}
@@ -92,7 +93,7 @@ func scanLines(rr *Reader, file bool, line func(Line) error, problem func(Proble
 }
 
 // scanSequential is the scan on one core.
-func scanSequential(rr *Reader, line func(Line) error) error {
+func scanSequential(rr *Reader, prepare func(Line) any, line func(Line, any) error) error {
 	for {
 		l, err := rr.Next()
 		if errors.Is(err, io.EOF) {
@@ -101,7 +102,7 @@ func scanSequential(rr *Reader, line func(Line) error) error {
 		if err != nil {
 			return err
 		}
-		if err := line(l); err != nil {
+		if err := line(l, prepare(l)); err != nil {
 			return err
 		}
 	}
@@ -150,14 +151,17 @@ func readBatches(rr *Reader, ordered, work chan<- *scanBatch, done <-chan struct
 	}
 }
 
-// parseBatches parses the lines of each batch it is given.
-func parseBatches(work <-chan *scanBatch) {
+// parseBatches parses and prepares the lines of each batch it is given.
+func parseBatches(work <-chan *scanBatch, prepare func(Line) any) {
 	for b := range work {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.problem == nil {
 				it.l, it.err = parseLine(it.raw)
 				it.raw = nil
+				if it.err == nil {
+					it.prep = prepare(it.l)
+				}
 			}
 		}
 		close(b.parsed)

@@ -44,8 +44,10 @@ type scanBatch struct {
 // file is read ahead in parallel; any other reader (a pipe, which may block
 // after the caller stopped) line by line.
 func scanLines(rr *Reader, file bool, prepare func(Line) any, line func(Line, any) error, problem func(Problem)) error {
-	workers := runtime.GOMAXPROCS(0) - 1
-	if workers < 1 || !file {
+	// As many workers as cores: with prepare they do more per line than
+	// the caller, which then waits for them.
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || !file {
 		return scanSequential(rr, prepare, line)
 	}
 	if workers > 4 {

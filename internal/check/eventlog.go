@@ -43,12 +43,59 @@ func (l *eventLog) has(key string) bool {
 }
 
 // without returns doc minus the members at the given pointers, copying
-// only the objects on the way so the original stays intact.
+// only the objects on the way so the original stays intact. The top-level
+// object is copied once for all the pointers, not once per member removed
+// (two to five copies per myagent event before issue 26).
 func without(doc any, ptrs []string) any {
-	for _, p := range ptrs {
-		doc = removeAt(doc, p)
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return doc
 	}
-	return doc
+	var cp map[string]any
+	for _, p := range ptrs {
+		head, rest, ok := pointerHead(p)
+		if !ok {
+			continue
+		}
+		src := obj
+		if cp != nil {
+			src = cp
+		}
+		child, present := src[head]
+		if !present {
+			continue
+		}
+		if cp == nil {
+			cp = make(map[string]any, len(obj))
+			for k, v := range obj {
+				cp[k] = v
+			}
+		}
+		if rest == "" {
+			delete(cp, head)
+		} else {
+			cp[head] = removeAt(child, rest)
+		}
+	}
+	if cp == nil {
+		return doc
+	}
+	return cp
+}
+
+// pointerHead splits "/a/b/c" into "a" and "/b/c"; ok is false for a
+// pointer removeAt does not follow.
+func pointerHead(ptr string) (head, rest string, ok bool) {
+	if len(ptr) < 2 || ptr[0] != '/' {
+		return "", "", false
+	}
+	head = ptr[1:]
+	for i := 0; i < len(head); i++ {
+		if head[i] == '/' {
+			return head[:i], head[i:], true
+		}
+	}
+	return head, "", true
 }
 
 func removeAt(doc any, ptr string) any {

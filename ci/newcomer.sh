@@ -65,6 +65,20 @@ else
   failures=$((failures + 1))
 fi
 
+echo "== the README is short, and its pages are there"
+checks=$((checks + 1))
+lines=$(wc -l < README.md)
+if [ "$lines" -le 260 ]; then
+  echo "ok    README.md has $lines lines"
+else
+  echo "FAIL  README.md has $lines lines: a newcomer's page, at most about 250"
+  failures=$((failures + 1))
+fi
+for page in $(grep -o '(docs/[a-z-]*\.md)' README.md | tr -d '()' | sort -u); do
+  checks=$((checks + 1))
+  if [ -s "$page" ]; then echo "ok    $page"; else echo "FAIL  README links $page, which is missing"; failures=$((failures + 1)); fi
+done
+
 echo "== the README's test command, on a quick subset"
 race=()
 if [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)" >/dev/null 2>&1; then
@@ -84,7 +98,7 @@ expect 0 "wsproxy " "$wsproxy" --version
 
 echo "== --help of each command"
 expect 0 "Usage:" "$wsconform" --help
-for c in run gate validate replay serve export rules requirements version completion; do
+for c in run gate validate replay serve export rules requirements mcp version completion; do
   expect 0 "Usage: wsconform $c" "$wsconform" "$c" --help
 done
 expect 0 "Usage: wsproxy" "$wsproxy" --help
@@ -120,7 +134,7 @@ if [ -z "$url" ]; then
   failures=$((failures + 1))
 else
   expect 3 "HTTP 404 Not Found: it is not a WebSocket endpoint" "$wsconform" run --dialect minicodex --target "$url/not-here" --color never
-  echo "== a recording replayed against that server (README: Replay a recording)"
+  echo "== a recording replayed against that server (docs/replay.md)"
   expect 0 "PASS  4 of 4 connections match the recording" "$wsconform" replay --against "$url" "internal/replay/testdata/minicodex.jsonl" --color never
 fi
 expect 3 "target unreachable: cannot connect" "$wsconform" replay --against ws://127.0.0.1:1/ws "internal/replay/testdata/minicodex.jsonl" --color never

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,10 +84,7 @@ func TestInvalidUTF8READMEFacts(t *testing.T) {
 		b := utf8Behaviour(t, srv, name)
 		by[b] = append(by[b], name)
 	}
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := docsText(t)
 	text := strings.Join(strings.Fields(string(readme)), " ")
 	for _, want := range []string{
 		"closes the connection with 1007 (RFC 6455 §8.1) in " + joinAnd(by["1007"]) + ";",
@@ -114,10 +112,7 @@ func joinAnd(names []string) string {
 // TestStoppedReaderSees1006 (internal/proxy) pin the behaviour.
 func TestStoppedReaderREADMEFacts(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := docsText(t)
 	text := strings.Join(strings.Fields(string(readme)), " ")
 	for _, want := range []string{
 		"a client that still does not read is dropped without a close frame, since none can reach it, and sees 1006 when it reads again",
@@ -131,4 +126,23 @@ func TestStoppedReaderREADMEFacts(t *testing.T) {
 	if strings.Contains(text, "blocks for the write timeout) is closed with 1013") {
 		t.Error("README.md still says a client that stops reading is closed with 1013")
 	}
+}
+
+// docsText is the README and the pages of docs/, where the facts these
+// tests pin are written.
+func docsText(t *testing.T) []byte {
+	t.Helper()
+	files, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []byte
+	for _, f := range append([]string{"../README.md"}, files...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(append(all, b...), '\n')
+	}
+	return all
 }

@@ -215,11 +215,22 @@ func redactActual(s *redact.Scrubber, pointer, actual string) string {
 		red, _ := s.JSON([]byte(wrapped))
 		return s.Text(string(red[len(`{"secret":`) : len(red)-1]))
 	}
-	if redact.IsMarker(actual) {
+	if redact.IsMarker(actual) || describesValue[actual] {
 		return actual
 	}
 	s.Add(actual)
 	return redact.Marker(utf8.RuneCountInString(actual))
+}
+
+// describesValue are the words a finding's Actual uses to describe a
+// member instead of quoting it ("absent", "a string"): never a secret, and
+// learning one as a secret would mask that word in every text of the
+// report ("is null or absent" read "is null or «redacted: 6 chars»" in a
+// field trial after a finding on a missing apiKey).
+var describesValue = map[string]bool{
+	"absent": true, "missing": true, "present": true, "null": true, "empty": true,
+	"string": true, "number": true, "integer": true, "boolean": true, "object": true, "array": true,
+	"a string": true, "a number": true, "an integer": true, "a boolean": true, "an object": true, "an array": true,
 }
 
 // pointerIsSecret reports whether a JSON pointer passes through a

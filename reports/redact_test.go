@@ -113,6 +113,8 @@ func TestRedactActual(t *testing.T) {
 		{"/token", `string abc`, `«redacted: 10 chars»`},
 		{"/type", `"hello"`, `"hello"`},
 		{"", `"hello"`, `"hello"`},
+		{"/apiKey", `absent`, `absent`}, // a description, not a value
+		{"/token", `an object`, `an object`},
 	} {
 		if got := redactActual(nil, tc.pointer, tc.actual); got != tc.want {
 			t.Errorf("redactActual(%q, %q) = %q, want %q", tc.pointer, tc.actual, got, tc.want)
@@ -187,5 +189,19 @@ func TestRedactBinaryFrames(t *testing.T) {
 	}
 	if len(r.Notes) != 0 {
 		t.Error("Redact changed the report it was given")
+	}
+}
+
+// TestRedactKeepsDescriptions: a finding that says a credential member is
+// absent does not make the word "absent" a secret of the whole report (a
+// field trial's steps read "is null or «redacted: 6 chars»").
+func TestRedactKeepsDescriptions(t *testing.T) {
+	r := &Report{Kind: KindRun, Scenarios: []Scenario{{ID: "s", Verdict: Failed,
+		Steps:    []Step{{Keyword: "And", Text: `its "result.error" is null or absent`, Status: "failed", Expected: "null or absent"}},
+		Findings: []Finding{{Finding: check.Finding{Rule: "schema.violation", Pointer: "/apiKey", Actual: "absent"}}}}}}
+	red := Redact(r)
+	st := red.Scenarios[0].Steps[0]
+	if st.Text != `its "result.error" is null or absent` || st.Expected != "null or absent" {
+		t.Errorf("the step was scrubbed of a description word: %q, %q", st.Text, st.Expected)
 	}
 }

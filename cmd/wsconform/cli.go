@@ -69,6 +69,7 @@ func commands() []command {
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},
 		{"requirements", "list the spec requirements and the rules and scenarios that cite them", runRequirements},
+		{"mcp", "serve the tools to coding agents as an MCP server (stdio, or --http on loopback)", runMCP},
 		{"version", "print the version", runVersion},
 		{"completion", "print a shell completion script (bash, zsh, fish)", runCompletion},
 	}

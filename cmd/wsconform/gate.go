@@ -58,6 +58,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("gate", "(--dialect NAME [--fault SPEC]... | --replay FILE [--ignore MASK]...) [--html F] [--junit F] [--json F] [--markdown F] -- CMD [ARGS...]", gateAbout, stdout)
 	fs.SetInterspersed(false) // CMD's own flags are CMD's
 	name := fs.String("dialect", "", "dialect the client speaks ("+strings.Join(dialect.Names(), ", ")+"); required")
+	protocol := fs.String("protocol", "", cli.ProtocolUsage+"; needs --replay: an imported protocol has no reference server, so the server side is the recording's (as serve --replay serves it)")
 	faults := fs.StringArray("fault", nil, "fault the reference server injects into every connection (repeatable)")
 	seed := fs.Uint64("seed", 1, "seed for jitter faults")
 	envVar := fs.String("env-var", gate.DefaultEnvVar, "name of the variable that carries the main endpoint's URL")
@@ -77,6 +78,19 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	command := fs.Args()
 	if err := rf.check("gate", fs); err != nil {
 		return err
+	}
+	if *protocol != "" {
+		switch {
+		case fs.Changed("dialect"):
+			return usageErr("gate: --protocol and --dialect exclude each other")
+		case rf.path == "":
+			return usageErr("gate: --protocol needs --replay FILE: an imported protocol has no reference server; record its server with wsproxy --protocol and serve the recording")
+		}
+		pname, err := cli.Protocol(*protocol, stderr)
+		if err != nil {
+			return usageErr("gate: --protocol: %v", err)
+		}
+		rf.dialect = pname
 	}
 	var fx *fixture.Fixture
 	if rf.path != "" {

@@ -37,6 +37,7 @@ const readmeCommandTimeout = 3 * time.Minute
 
 type readmeBlock struct {
 	line     int // of the fence
+	file     string // README.md or docs/PAGE.md
 	runnable bool
 	exit     int
 	commands []string
@@ -54,6 +55,10 @@ func readmeBlocks(t *testing.T, path string) []readmeBlock {
 	defer f.Close()
 	var blocks []readmeBlock
 	var cur *readmeBlock
+	name := filepath.Base(path)
+	if filepath.Base(filepath.Dir(path)) == "docs" {
+		name = "docs/" + name
+	}
 	prev, n := "", 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -61,12 +66,12 @@ func readmeBlocks(t *testing.T, path string) []readmeBlock {
 		line := sc.Text()
 		switch {
 		case cur == nil && strings.TrimSpace(line) == "```sh":
-			b := readmeBlock{line: n}
+			b := readmeBlock{file: name, line: n}
 			if m := runnableMark.FindStringSubmatch(strings.TrimSpace(prev)); m != nil {
 				b.runnable = true
 				b.exit, _ = strconv.Atoi(m[1])
 			} else if !notRunMark.MatchString(strings.TrimSpace(prev)) {
-				t.Errorf("README.md:%d: a ```sh block without <!-- runnable: exit N --> or <!-- not run by the README test: why --> on the line before", n)
+				t.Errorf("%s:%d: a ```sh block without <!-- runnable: exit N --> or <!-- not run by the README test: why --> on the line before", name, n)
 			}
 			cur = &b
 		case cur != nil && strings.TrimSpace(line) == "```":
@@ -106,6 +111,13 @@ func TestREADMEExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := readmeBlocks(t, filepath.Join(root, "README.md"))
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil || len(pages) < 10 {
+		t.Fatalf("docs/*.md: %d pages (%v): the per-command pages are missing", len(pages), err)
+	}
+	for _, p := range pages {
+		blocks = append(blocks, readmeBlocks(t, p)...)
+	}
 	var runnable []readmeBlock
 	for _, b := range blocks {
 		if b.runnable {
@@ -136,20 +148,20 @@ func TestREADMEExamples(t *testing.T) {
 				var ee *exec.ExitError
 				switch {
 				case ctx.Err() != nil:
-					t.Fatalf("README.md:%d: %s ran past %s\n%s", b.line, c, readmeCommandTimeout, out)
+					t.Fatalf("%s:%d: %s ran past %s\n%s", b.file, b.line, c, readmeCommandTimeout, out)
 				case errors.As(err, &ee):
 					code = ee.ExitCode()
 				case err != nil:
-					t.Fatalf("README.md:%d: %s: %v", b.line, c, err)
+					t.Fatalf("%s:%d: %s: %v", b.file, b.line, c, err)
 				}
 				if code != b.exit {
-					t.Errorf("README.md:%d: %s exited %d, the README says %d\n%s", b.line, c, code, b.exit, tail(string(out), 30))
+					t.Errorf("%s:%d: %s exited %d, the README says %d\n%s", b.file, b.line, c, code, b.exit, tail(string(out), 30))
 				}
 				// a failing command's comment quotes what it prints
 				if _, comment, ok := strings.Cut(c, " # "); ok && b.exit != 0 {
 					quote, _, _ := strings.Cut(strings.TrimSpace(comment), "…")
 					if !strings.Contains(string(out), quote) {
-						t.Errorf("README.md:%d: %s does not print %q:\n%s", b.line, c, quote, out)
+						t.Errorf("%s:%d: %s does not print %q:\n%s", b.file, b.line, c, quote, out)
 					}
 				}
 			})
@@ -210,5 +222,40 @@ func TestREADMEGoVersion(t *testing.T) {
 	}
 	for _, ref := range regexp.MustCompile(`\]\((\.\./[^)]*)\)|(\.\./shared/\S+)`).FindAllString(string(readme), -1) {
 		t.Errorf("README.md points outside the repository: %s", ref)
+	}
+}
+
+// TestDocsLinks: every relative link of the README and of docs/*.md
+// names a file of the repository (the pages moved out of the README, so
+// their links to each other and to the code must still resolve), and the
+// README stays a newcomer's page: at most about 250 lines.
+func TestDocsLinks(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	link := regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`)
+	for _, p := range append([]string{filepath.Join(root, "README.md")}, pages...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(p) == "README.md" {
+			if n := strings.Count(string(b), "\n"); n > 260 {
+				t.Errorf("README.md has %d lines: the reference belongs in docs/, the README stays short", n)
+			}
+		}
+		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(p), target)); err != nil {
+				rel, _ := filepath.Rel(root, p)
+				t.Errorf("%s links %s, which does not exist", rel, target)
+			}
+		}
 	}
 }

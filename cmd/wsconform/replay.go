@@ -67,6 +67,7 @@ the recording was played to its end: nothing judged, no report.`
 // againstFlags are the parsed flags of wsconform replay.
 type againstFlags struct {
 	against, dialect, pace  string
+	protocol                string
 	ignore, headers, query  []string
 	set                     []string
 	login, record, color    string
@@ -80,6 +81,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var f againstFlags
 	fs.StringVar(&f.against, "against", "", "server to replay against: ws://host:port (its scheme and host replace the recorded ones; a path is a prefix)")
 	fs.StringVar(&f.dialect, "dialect", "auto", "dialect: "+strings.Join(dialect.Names(), ", ")+" or auto (from the recording)")
+	fs.StringVar(&f.protocol, "protocol", "", cli.ProtocolUsage)
 	fs.StringVar(&f.pace, "pace", replay.PaceFast, "fast (each client frame once its answers came) or original (also keep the recorded pauses)")
 	fs.StringArrayVar(&f.ignore, "ignore", nil, "member to leave out of the diff (repeatable): /data/ts, /data/*/ts, ts (any depth), TYPE:/pointer")
 	fs.DurationVar(&f.answerTimeout, "answer-timeout", replay.DefaultAnswerTimeout, "longest wait for each answer the recorded client had before its next frame; then it is missing")
@@ -96,6 +98,16 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every row of every connection, matching ones too")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
+	}
+	if f.protocol != "" {
+		if fs.Changed("dialect") {
+			return usageErr("replay: --protocol and --dialect exclude each other")
+		}
+		name, err := cli.Protocol(f.protocol, stderr)
+		if err != nil {
+			return usageErr("replay: --protocol: %v", err)
+		}
+		f.dialect = name
 	}
 	opts, err := f.check(fs)
 	if err != nil {
@@ -220,7 +232,7 @@ func (f *againstFlags) credentials(ctx context.Context, plan *replay.Plan, opts 
 		parts = append(parts, fmt.Sprintf("%s (on %s)", k, strings.Join(missing[k], ", ")))
 	}
 	hint := "give --query NAME=VALUE"
-	if plan.Dialect == "hostd" {
+	if dialect.BaseOf(plan.Dialect) == "hostd" {
 		hint = "give --login USER:PASSWORD for token and --query host_token=VALUE for host_token"
 	}
 	return usageErr("replay: the recording redacted the query value of %s: %s", strings.Join(parts, ", "), hint)

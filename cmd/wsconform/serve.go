@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/wsconform/wsconform/cmd/internal/cli"
 	"io"
 	"log/slog"
 	"net"
@@ -45,6 +46,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	verbose := fs.Bool("verbose", false, "log connections to stderr")
 	var rf replayFlags
 	rf.addFlags(fs)
+	protocol := fs.String("protocol", "", "with --replay: the recording is of the protocol the AsyncAPI 3.0 document `FILE` describes (wsproxy --protocol recorded it); its client frames are judged by it")
 	loop := fs.Bool("loop", false, "with --replay: once every recorded connection was used, serve the recording again from the start (without it: 410)")
 	colorMode := fs.String("color", console.ColorAuto, "with --replay: color of the live log on stderr: auto, always or never")
 	if help, err := fs.parse(args); help || err != nil {
@@ -55,6 +57,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := rf.check("serve", fs); err != nil {
 		return err
+	}
+	if *protocol != "" {
+		if rf.path == "" {
+			return usageErr("serve: --protocol needs --replay FILE: an imported protocol has no reference server")
+		}
+		name, err := cli.Protocol(*protocol, stderr)
+		if err != nil {
+			return usageErr("serve: --protocol: %v", err)
+		}
+		rf.dialect = name
 	}
 	if rf.path != "" {
 		for _, name := range []string{"dialect", "fault", "mutate", "list-mutations"} {

@@ -22,8 +22,10 @@ import (
 // replayFlags are the flags serve and gate share for --replay.
 type replayFlags struct {
 	path, pace string
-	ignore     []string
-	wait       time.Duration
+	// dialect is the protocol gate --protocol names ("" : the recording's).
+	dialect string
+	ignore  []string
+	wait    time.Duration
 }
 
 func (r *replayFlags) addFlags(fs *flagSet) {
@@ -55,7 +57,7 @@ func (r *replayFlags) check(cmd string, fs *flagSet) error {
 // load reads the recording and the masks; mistakes in either are the
 // user's (exit 2).
 func (r *replayFlags) load(cmd string) (*replay.Plan, replay.Masks, error) {
-	plan, err := replay.Load(r.path, "")
+	plan, err := replay.Load(r.path, r.dialect)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, replay.ErrNoFrames) {
 			return nil, nil, usageErr("%s: --replay: %v", cmd, err)

@@ -40,6 +40,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			"is a recording.unreadable finding. Exit 0 clean, 1 error findings, 2 usage error,\n"+
 			"3 unreadable input or no frame in it.", stdout)
 	dialectName := fs.String("dialect", "auto", "dialect: "+strings.Join(dialect.Names(), ", ")+" or auto (from the recording header or the first frames)")
+	protocol := fs.String("protocol", "", cli.ProtocolUsage)
 	jsonPath := fs.String("json", "", "also write the findings as JSON to `FILE` (- for stdout)")
 	oneSession := fs.Bool("one-session", false, "judge all connections of a file as one logical session (by default a recording's sessions decide, and a HAR file's connections are tied by the dialect's session ids, as wsproxy does)")
 	maxFrame := fs.Int("max-frame", check.DefaultLimits.MaxFrameBytes, "largest frame in `BYTES` the checker validates; larger ones are reported, not judged")
@@ -56,6 +57,16 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if fs.NArg() == 0 {
 		return usageErr("validate: no FILE given")
+	}
+	if *protocol != "" {
+		if fs.Changed("dialect") {
+			return usageErr("validate: --protocol and --dialect exclude each other")
+		}
+		name, err := cli.Protocol(*protocol, stderr)
+		if err != nil {
+			return usageErr("validate: --protocol: %v", err)
+		}
+		*dialectName = name
 	}
 	if *dialectName != "auto" && !dialect.Known(*dialectName) {
 		return usageErr("validate: unknown dialect %q (known: %s, or auto)", *dialectName, strings.Join(dialect.Names(), ", "))

@@ -58,6 +58,9 @@ func exitCode(err error, stderr io.Writer) int {
 // options are the parsed flags.
 type options struct {
 	upstream, listen, dialect string
+	// protocol is --protocol FILE; protocolNotes what its import says the
+	// document leaves out, printed when the proxy starts.
+	protocol, protocolNotes   string
 	record, json, html, junit string
 	markdown                  string
 	faults                    []string
@@ -98,6 +101,17 @@ func parseFlags(args []string, stdout io.Writer) (options, bool, error) {
 		fmt.Fprintln(stdout, version.Info("wsproxy"))
 		return o, true, nil
 	}
+	if o.protocol != "" {
+		if fs.Changed("dialect") {
+			return o, false, usageErr("--protocol and --dialect exclude each other")
+		}
+		var notes strings.Builder
+		name, err := cli.Protocol(o.protocol, &notes)
+		if err != nil {
+			return o, false, usageErr("--protocol: %v", err)
+		}
+		o.dialect, o.protocolNotes = name, notes.String()
+	}
 	return o, false, o.check(fs)
 }
 
@@ -111,6 +125,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.upstream, "upstream", "", "`URL` of the server: ws:// or wss://, optionally with a path prefix (required)")
 	fs.StringVar(&o.listen, "listen", DefaultListen, "`ADDR` to listen on; port 0 picks a free port; loopback unless you ask")
 	fs.StringVar(&o.dialect, "dialect", "auto", "dialect: "+strings.Join(dialect.Names(), ", ")+", or auto (from the first connection's path and frames)")
+	fs.StringVar(&o.protocol, "protocol", "", cli.ProtocolUsage)
 	fs.StringVar(&o.record, "record", "", "record every frame to `FILE` (JSON Lines, flushed per frame; `wsconform validate FILE` judges it again)")
 	fs.StringVar(&o.html, "html", "", "on exit, write the HTML report to `FILE`")
 	fs.StringVar(&o.junit, "junit", "", "on exit, write JUnit XML to `FILE`")
@@ -281,6 +296,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if done || err != nil {
 		return err
 	}
+	fmt.Fprint(stderr, o.protocolNotes)
 	specs, err := fault.ParseAll(o.faults)
 	if err != nil {
 		return usageErr("%v", err)

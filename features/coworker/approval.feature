@@ -19,7 +19,11 @@ Feature: Command approval
     agent continues, assistant_message, session_busy false. The command is
     one no approval policy runs unasked (a deploy; §approval reasonCode
     safe_auto_approved lets a server run a harmless one, like ls, without
-    asking).
+    asking). The approval's effect is what the agent says next: the
+    test-mode model (ci/testmode.md) replies "Tool bash finished." when the
+    server gave it the command's result, and "… was denied …" when the
+    server told it the user said no; a tool_result alone does not tell them
+    apart (agent-coworker reports a denial as a tool_result too).
 
     When the client sends:
       """
@@ -36,7 +40,7 @@ Feature: Command approval
       """
     Then the client receives, in order:
       | model_stream_chunk | {"partType": "tool_result", "part": {"toolName": "bash"}} |
-      | assistant_message  |                                                            |
+      | assistant_message  | {"text": "Tool bash finished."}                            |
       | session_busy       | {"busy": false}                                            |
     And the client has received no "error"
 
@@ -45,10 +49,34 @@ Feature: Command approval
   Scenario: A denied command does not run and the turn still finishes
     coworker-v3.md §approval_response: "Approve or deny a command"; the
     agent continues and ends its turn (§Command Approval). A denied command
-    does not run: no tool_result reports it succeeding (exitCode 0). The spec
-    does not say how a denial is streamed (a tool_output_denied part, or a
-    tool_result whose output says the user rejected it), nor forbids log lines.
+    does not run: no tool_result reports it succeeding (exitCode 0), and the
+    agent is told so: the test-mode model (ci/testmode.md) replies "Tool bash
+    was denied; continuing without it." only when the server reports the
+    denial to it. The spec does not say how a denial is streamed (a
+    tool_output_denied part, or a tool_result whose output says the user
+    rejected it), nor forbids log lines. Control: the same command approved
+    first runs ("Tool bash finished."); a server that declines every answer
+    would pass the denial without ever reading approved, so there the
+    scenario is inconclusive.
 
+    Given the client sends:
+      """
+      {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"make deploy\"}"}
+      """
+    And the client receives "approval"
+    And I remember its "requestId" as "first"
+    And the client sends:
+      """
+      {"type": "approval_response", "sessionId": "{sid}", "requestId": "{first}", "approved": true}
+      """
+    And the client receives "assistant_message" with:
+      """
+      {"text": "Tool bash finished."}
+      """
+    And the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """
     When the client sends:
       """
       {"type": "user_message", "sessionId": "{sid}", "text": "/tool bash {\"command\": \"make deploy\"}"}
@@ -60,8 +88,8 @@ Feature: Command approval
       {"type": "approval_response", "sessionId": "{sid}", "requestId": "{req}", "approved": false}
       """
     Then the client receives, in order:
-      | assistant_message  |                 |
-      | session_busy       | {"busy": false} |
+      | assistant_message  | {"text": "Tool bash was denied; continuing without it."} |
+      | session_busy       | {"busy": false}                                           |
     And the client has received no "model_stream_chunk" where "part.output.exitCode" is 0
 
   @id:coworker.approval.blocks-agent @scripted
@@ -148,7 +176,8 @@ Feature: Command approval
     until you reply with ask_response". An approval_response does not answer
     an ask: the ask stays pending until its ask_response. The spec does not
     say whether the wrong reply is refused with an error or ignored, so only
-    its effect is judged.
+    its effect is judged: the agent goes on only with the ask's own answer
+    (the test-mode reply quotes it, "You answered: yes").
 
     When the client sends:
       """
@@ -167,6 +196,7 @@ Feature: Command approval
       {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "yes"}
       """
     Then the client receives "assistant_message"
+    And its "text" contains "answered: yes"
     And the client receives "session_busy" with:
       """
       {"busy": false}

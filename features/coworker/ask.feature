@@ -71,7 +71,9 @@ Feature: The agent asks the user
   Scenario: An ask blocks the agent until it is answered
     coworker-v3.md §ask: "Blocks the agent until you reply with
     ask_response"; the session stays busy and the agent says nothing more
-    meanwhile.
+    meanwhile. The answer unblocks it: the test-mode model's reply quotes
+    it ("You answered: yes"), so an agent resumed without the answer does
+    not pass.
 
     When the client sends:
       """
@@ -86,6 +88,7 @@ Feature: The agent asks the user
       {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "yes"}
       """
     Then the client receives "assistant_message"
+    And its "text" contains "answered: yes"
     And the client receives "session_busy" with:
       """
       {"busy": false}
@@ -118,7 +121,7 @@ Feature: The agent asks the user
       {"type": "ask_response", "sessionId": "{sid}", "requestId": "{req}", "answer": "no"}
       """
     Then the client receives "assistant_message"
-    And its "text" contains "no"
+    And its "text" contains "answered: no"
     And the client receives "session_busy" with:
       """
       {"busy": false}

@@ -76,6 +76,7 @@ Feature: Session backup and checkpoints
       {"reason": "restore"}
       """
     And its "backup.sessionId" is "{sid}"
+    And the effect cannot be observed: coworker-v3.md defines no message that shows the working directory's files, so that they were restored is not seen
 
   @id:coworker.backup.restore-original @mutates-target @serial
   @req:coworker.session-backup-restore.definition @req:coworker.session-backup-restore.shape @req:coworker.session-backup-state.reasons
@@ -91,6 +92,7 @@ Feature: Session backup and checkpoints
       """
       {"reason": "restore"}
       """
+    And the effect cannot be observed: coworker-v3.md defines no message that shows the working directory's files, so that the original snapshot was restored is not seen
 
   @id:coworker.backup.delete-checkpoint @mutates-target
   @req:coworker.session-backup-delete-checkpoint.definition @req:coworker.session-backup-state.emitted @req:coworker.session-backup-state.reasons
@@ -124,6 +126,9 @@ Feature: Session backup and checkpoints
     coworker-v3.md §session_backup_delete_checkpoint; §Error Reference:
     backup_error (backup operation failure) or validation_failed (invalid
     field). Interpretation: either code is acceptable; nothing is deleted.
+    Neither code is only about this (agent-coworker also answers "Session
+    backup is unavailable" with backup_error), so the refusal must name the
+    checkpoint.
 
     When the client sends:
       """
@@ -131,4 +136,5 @@ Feature: Session backup and checkpoints
       """
     Then the client receives "error"
     And its "code" is one of ["backup_error", "validation_failed"]
+    And the refusal names one of "cp-missing", "unknown checkpoint", "checkpoint not found", "no such checkpoint", "checkpointId", "checkpoint id"
     And the client receives no "session_backup_state" within 300ms

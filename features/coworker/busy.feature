@@ -41,6 +41,7 @@ Feature: One message at a time
       """
     Then the client receives "error"
     And its "message" is "Agent is busy"
+    And the refusal names one of "busy"
     And its "sessionId" is "{sid}"
     And the client sends:
       """

@@ -113,7 +113,8 @@ Feature: Tools and slash commands
   Scenario: execute_command of an unknown command is refused
     coworker-v3.md §execute_command: executes a command "by name".
     Interpretation: a name list_commands does not offer is validation_failed
-    and starts no turn.
+    and starts no turn; the refusal names the command (validation_failed is
+    the code of every invalid field).
 
     When the client sends:
       """
@@ -121,4 +122,5 @@ Feature: Tools and slash commands
       """
     Then the client receives "error"
     And its "code" is "validation_failed"
+    And the refusal names one of "no-such-command", "unknown command", "command not found", "no such command"
     And the client receives no "session_busy" within 300ms

@@ -117,7 +117,10 @@ Feature: Coworker connection and handshake
     "Requires a valid sessionId for this connection", so the old sessionId
     gets no pong. Which error answers it is only shown (§Error Reference,
     "Typical Cause": unknown_session), so it is coworker.session-id.unknown's
-    to judge, not this scenario's.
+    to judge, not this scenario's. Control: a ping with the new sessionId,
+    sent right after, is answered, and its pong is the only one (pings are
+    answered in order), so a server that answers no ping at all does not
+    pass.
 
     Given a client connects
     And the client receives "server_hello"
@@ -126,11 +129,18 @@ Feature: Coworker connection and handshake
     And the client reconnects
     Then the client receives "server_hello"
     And its "sessionId" is not "{old}"
+    And I remember its "sessionId" as "new"
     When the client sends:
       """
       {"type": "ping", "sessionId": "{old}"}
       """
-    Then the client receives no "pong" within 300ms
+    And the client sends:
+      """
+      {"type": "ping", "sessionId": "{new}"}
+      """
+    Then the client receives "pong"
+    And its "sessionId" is "{new}"
+    And the client has received 1 "pong"
 
   @id:coworker.connect.resume-refused
   @req:coworker.behavior.session-is-connection @req:coworker.connection.one-session @req:coworker.handshake.server-hello @req:coworker.ping.valid-session
@@ -146,7 +156,9 @@ Feature: Coworker connection and handshake
     sessionId, and the old one gets no pong (§ping: "Requires a valid
     sessionId for this connection"; which error answers it is only shown,
     coworker.session-id.unknown's to judge). The check engine names a
-    resumed session too (rule coworker.no-resumption).
+    resumed session too (rule coworker.no-resumption). Control: a ping with
+    the new sessionId, sent right after, is answered, and its pong is the
+    only one (pings are answered in order).
 
     Given a client connects
     And the client receives "server_hello"
@@ -155,8 +167,15 @@ Feature: Coworker connection and handshake
     And the client reconnects to "/ws?resumeSessionId={old}"
     Then the client receives "server_hello"
     And its "sessionId" is not "{old}"
+    And I remember its "sessionId" as "new"
     When the client sends:
       """
       {"type": "ping", "sessionId": "{old}"}
       """
-    Then the client receives no "pong" within 300ms
+    And the client sends:
+      """
+      {"type": "ping", "sessionId": "{new}"}
+      """
+    Then the client receives "pong"
+    And its "sessionId" is "{new}"
+    And the client has received 1 "pong"

@@ -104,7 +104,9 @@ Feature: Structured errors
   Scenario Outline: A required member missing or invalid is validation_failed (<what>)
     coworker-v3.md §Error Reference: validation_failed, "Required field
     missing/invalid" (the message shapes of §Client -> Server Messages), from
-    the protocol source; the request is not carried out.
+    the protocol source; the request is not carried out. validation_failed is
+    the code of every invalid field, so the refusal must also name the member
+    tested (a refusal of another member proves nothing about this one).
 
     When the client sends:
       """
@@ -113,22 +115,23 @@ Feature: Structured errors
     Then the client receives "error"
     And its "code" is "validation_failed"
     And its "source" is "protocol"
+    And the refusal names one of <member>
     And the client receives no "<answer>" within 300ms
 
     Examples:
-      | what                           | type                      | members                                                              | answer                     |
-      | user_message without text      | user_message              |                                                                      | session_busy               |
-      | user_message text not a string | user_message              | , "text": 42                                                         | session_busy               |
-      | set_model without model        | set_model                 | , "provider": "openai"                                               | config_updated             |
-      | set_api_key without apiKey     | provider_auth_set_api_key | , "provider": "openai", "methodId": "api_key"                        | provider_auth_result       |
-      | read_skill without skillName   | read_skill                |                                                                      | skill_content              |
-      | enableMcp not a boolean        | set_enable_mcp            | , "enableMcp": "yes"                                                 | session_settings           |
-      | approved missing               | approval_response         | , "requestId": "req-approval-001"                                    | assistant_message          |
-      | query without queryType        | observability_query       | , "query": {"query": "up"}                                           | observability_query_result |
-      | queryType outside its enum     | observability_query       | , "query": {"queryType": "sql", "query": "select 1"}                 | observability_query_result |
-      | context without objective      | harness_context_set       | , "context": {"runId": "run-01", "acceptanceCriteria": [], "constraints": []} | harness_context   |
-      | SLO op outside its enum        | harness_slo_evaluate      | , "checks": [{"id": "c", "type": "custom", "queryType": "promql", "query": "up", "op": "=~", "threshold": 0, "windowSec": 300}] | harness_slo_result |
-      | checkpointId missing on delete | session_backup_delete_checkpoint |                                                               | session_backup_state       |
+      | what                           | type                      | members                                                              | answer                     | member |
+      | user_message without text      | user_message              |                                                                      | session_busy               | "missing text", "text is missing", "text is required", "text required", "invalid text", "text must" |
+      | user_message text not a string | user_message              | , "text": 42                                                         | session_busy               | "missing text", "text is missing", "text is required", "text required", "invalid text", "text must" |
+      | set_model without model        | set_model                 | , "provider": "openai"                                               | config_updated             | "missing model", "model is missing", "model is required", "model required", "invalid model", "model must", "model id" |
+      | set_api_key without apiKey     | provider_auth_set_api_key | , "provider": "openai", "methodId": "api_key"                        | provider_auth_result       | "missing apiKey", "apiKey is missing", "apiKey is required", "apiKey required", "invalid apiKey", "apiKey must" |
+      | read_skill without skillName   | read_skill                |                                                                      | skill_content              | "skillName", "skill name" |
+      | enableMcp not a boolean        | set_enable_mcp            | , "enableMcp": "yes"                                                 | session_settings           | "invalid enableMcp", "enableMcp must", "boolean" |
+      | approved missing               | approval_response         | , "requestId": "req-approval-001"                                    | assistant_message          | "approved" |
+      | query without queryType        | observability_query       | , "query": {"query": "up"}                                           | observability_query_result | "queryType", "query type" |
+      | queryType outside its enum     | observability_query       | , "query": {"queryType": "sql", "query": "select 1"}                 | observability_query_result | "queryType", "query type" |
+      | context without objective      | harness_context_set       | , "context": {"runId": "run-01", "acceptanceCriteria": [], "constraints": []} | harness_context   | "objective" |
+      | SLO op outside its enum        | harness_slo_evaluate      | , "checks": [{"id": "c", "type": "custom", "queryType": "promql", "query": "up", "op": "=~", "threshold": 0, "windowSec": 300}] | harness_slo_result | "check.op", "checks[0].op", "checks.0.op", "operator" |
+      | checkpointId missing on delete | session_backup_delete_checkpoint |                                                               | session_backup_state       | "checkpointId", "checkpoint id" |
 
   @id:coworker.errors.permission-denied
   @req:coworker.read-skill.unknown @req:coworker.error-reference.permission-denied @req:coworker.error-reference.validation-failed
@@ -138,7 +141,9 @@ Feature: Structured errors
     missing/invalid". A skillName with a path traversal names no skill: it
     is refused with an error event and nothing is read. Either code fits
     (the reference's path guard says permission_denied, the real
-    agent-coworker finds no such skill: validation_failed).
+    agent-coworker finds no such skill: validation_failed). Neither code is
+    only about this, so the refusal must name the skill, its path or the
+    guard.
 
     When the client sends:
       """
@@ -146,6 +151,7 @@ Feature: Structured errors
       """
     Then the client receives "error"
     And its "code" is one of ["permission_denied", "validation_failed"]
+    And the refusal names one of "etc/passwd", "skillName", "skill name", "traversal", "outside", "skills directory", "path"
     And the client receives no "skill_content" within 300ms
 
   @id:coworker.errors.provider-error @reference-fixture
@@ -165,6 +171,7 @@ Feature: Structured errors
     Then the client receives "error"
     And its "code" is "provider_error"
     And its "source" is "provider"
+    And the refusal names one of "no-such-model", "unknown model", "model not", "not offered"
     And the client receives no "config_updated" within 300ms
 
   @id:coworker.errors.backup-error
@@ -172,7 +179,9 @@ Feature: Structured errors
   Scenario: Restoring a checkpoint that does not exist is backup_error
     coworker-v3.md §Error Reference: backup_error, "Session backup/checkpoint
     operation failure", from the backup source. Interpretation: restoring an
-    unknown checkpoint is such a failure.
+    unknown checkpoint is such a failure. backup_error is the code of every
+    backup failure (the real agent-coworker also says "Session backup is
+    unavailable" with it), so the refusal must name the checkpoint.
 
     When the client sends:
       """
@@ -181,6 +190,7 @@ Feature: Structured errors
     Then the client receives "error"
     And its "code" is "backup_error"
     And its "source" is "backup"
+    And the refusal names one of "cp-missing", "unknown checkpoint", "checkpoint not found", "no such checkpoint", "checkpointId", "checkpoint id"
     And the client receives no "session_backup_state" within 300ms
 
   @id:coworker.errors.observability-error
@@ -190,7 +200,8 @@ Feature: Structured errors
     or observability failure"; validation_failed, "Required field
     missing/invalid". A blank query cannot be evaluated: it is refused with
     an error event and no result. Either code fits (the reference says
-    observability_error, the real agent-coworker validation_failed).
+    observability_error, the real agent-coworker validation_failed); neither
+    is only about this, so the refusal must say the query is empty.
 
     When the client sends:
       """
@@ -198,6 +209,7 @@ Feature: Structured errors
       """
     Then the client receives "error"
     And its "code" is one of ["observability_error", "validation_failed"]
+    And the refusal names one of "empty", "blank", "invalid query.query", "query.query must", "query.query missing"
     And the client receives no "observability_query_result" within 300ms
 
   @id:coworker.errors.reversed-window
@@ -208,14 +220,27 @@ Feature: Structured errors
     observability failure". Interpretation: fromMs after toMs cannot be
     evaluated, so no result reports status "ok". The spec does not say
     whether the failure is an error event (the reference) or a result whose
-    status is not ok (the real agent-coworker), so either passes.
+    status is not ok (the real agent-coworker), so either passes, if it
+    names the window. Control: the same query over the spec's own window
+    gets a result with status "ok" first; a target whose observability is
+    off (agent-coworker without a back end answers every query "Observability
+    is disabled for this session.") never reaches the window check, so the
+    scenario is inconclusive there, not passed.
 
+    Given the client sends:
+      """
+      {"type": "observability_query", "sessionId": "{sid}", "query": {"queryType": "promql", "query": "up", "fromMs": 1738736400000, "toMs": 1738736700000}}
+      """
+    And the client receives "observability_query_result"
+    And its "result.error" is null or absent
+    And its "result.status" is "ok"
     When the client sends:
       """
       {"type": "observability_query", "sessionId": "{sid}", "query": {"queryType": "promql", "query": "up", "fromMs": 1738736700000, "toMs": 1738736400000}}
       """
-    And I wait 500ms
-    Then the client has received no "observability_query_result" where "result.status" is "ok"
+    Then the client receives "error|observability_query_result"
+    And the client has received 1 "observability_query_result" where "result.status" is "ok"
+    And the refusal names one of "fromMs", "toMs", "window", "time range", "start time", "end time", "start timestamp", "end timestamp", "reversed"
 
   @id:coworker.errors.internal-error @scripted
   @req:coworker.turn.failed @req:coworker.error-reference.internal-error @req:coworker.error-reference.source-session @req:coworker.error.any-condition
@@ -223,7 +248,9 @@ Feature: Structured errors
     coworker-v3.md §error: "Any error condition"; §Error Reference:
     internal_error, "Unexpected runtime failure". The turn still ends with
     session_busy false. Interpretation: a turn that fails (the scripted
-    agent's /fail) is an internal_error of the session source.
+    agent's /fail) is an internal_error of the session source. internal_error
+    is the code of every unexpected failure (a model without a key fails a
+    turn too), so the error must carry the failure's own words.
 
     When the client sends:
       """
@@ -232,6 +259,7 @@ Feature: Structured errors
     Then the client receives "error"
     And its "code" is "internal_error"
     And its "source" is "session"
+    And the refusal names one of "the disk is full"
     And the client receives "session_busy" with:
       """
       {"busy": false}
@@ -261,11 +289,13 @@ Feature: Structured errors
       not json at all
       """
     And the client receives "error"
+    And its "code" is "invalid_json"
     And the client sends:
       """
       {"type": "no_such_request", "sessionId": "{sid}"}
       """
     And the client receives "error"
+    And its "code" is "unknown_type"
     And the client sends:
       """
       {"type": "ping", "sessionId": "{sid}"}

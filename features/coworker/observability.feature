@@ -15,14 +15,22 @@ Feature: Observability and harness
     coworker-v3.md §observability_query: "Run an observability query
     (logql / promql / traceql)"; §observability_query_result: "Result
     envelope for a single observability query" {queryType, query, fromMs,
-    toMs, status, data}.
+    toMs, status, data}. Control: the result's status is "ok", the query ran;
+    a target whose observability is off answers every query with a failed
+    result (agent-coworker: "Observability is disabled for this session."),
+    which runs nothing, so there the scenario is inconclusive (the check
+    engine still judges that result's shape). The result's error text
+    (agent-coworker's member, not the spec's) is checked first, so that the
+    verdict quotes the server's reason.
 
-    When the client sends:
+    Given the client sends:
       """
       {"type": "observability_query", "sessionId": "{sid}", "query": {"queryType": "promql", "query": "sum(rate(vector_component_errors_total[5m]))", "fromMs": 1738736400000, "toMs": 1738736700000, "limit": 200}}
       """
-    Then the client receives "observability_query_result"
-    And its "sessionId" is "{sid}"
+    And the client receives "observability_query_result"
+    And its "result.error" is null or absent
+    And its "result.status" is "ok"
+    Then its "sessionId" is "{sid}"
     And its "result.queryType" is "promql"
     And its "result.query" is "sum(rate(vector_component_errors_total[5m]))"
     And its "result.fromMs" is 1738736400000
@@ -33,14 +41,17 @@ Feature: Observability and harness
   @req:coworker.observability-query-result.shape @req:coworker.observability-query.definition @req:coworker.type.observability-query-type
   Scenario Outline: A <kind> query is answered with a <kind> result
     coworker-v3.md §ObservabilityQueryType: logql, promql or traceql; the
-    result envelope names the query's type.
+    result envelope names the query's type. Control: the result's status is
+    "ok" (with observability off nothing runs: inconclusive).
 
-    When the client sends:
+    Given the client sends:
       """
       {"type": "observability_query", "sessionId": "{sid}", "query": {"queryType": "<kind>", "query": "<query>"}}
       """
-    Then the client receives "observability_query_result"
-    And its "result.queryType" is "<kind>"
+    And the client receives "observability_query_result"
+    And its "result.error" is null or absent
+    And its "result.status" is "ok"
+    Then its "result.queryType" is "<kind>"
     And its "result.fromMs" is an integer
     And its "result.toMs" is an integer
 
@@ -98,14 +109,19 @@ Feature: Observability and harness
     §harness_slo_result: the summary {passed, fromMs, toMs, checks} with each
     check's actual value and pass. The spec only shows actual as a number; a
     check nothing could measure (observability disabled) has none, so the
-    schema (not this scenario) judges it, as a number or null.
+    schema judges it, as a number or null. Control: the check measured
+    something (actual is a number); with observability off nothing is
+    evaluated (agent-coworker: actual null, pass false, "Observability is
+    disabled for this session."), so there the scenario is inconclusive.
 
-    When the client sends:
+    Given the client sends:
       """
       {"type": "harness_slo_evaluate", "sessionId": "{sid}", "checks": [{"id": "vector_errors", "type": "custom", "queryType": "promql", "query": "sum(rate(vector_component_errors_total[5m]))", "op": "<=", "threshold": 0, "windowSec": 300}]}
       """
-    Then the client receives "harness_slo_result"
-    And its "sessionId" is "{sid}"
+    And the client receives "harness_slo_result"
+    And its "result.checks.0.reason" is null or absent
+    And its "result.checks.0.actual" is a number
+    Then its "sessionId" is "{sid}"
     And its "result.passed" is a boolean
     And its "result.checks" has 1 item
     And its "result.checks.0.id" is "vector_errors"

@@ -281,7 +281,9 @@ Feature: Provider and model control
   Scenario: provider_auth_authorize on an API-key method is provider_error
     coworker-v3.md §provider_auth_authorize: for "an OAuth-capable method";
     §Error Reference: provider_error, "Provider auth or model operation
-    failure". Interpretation: authorizing a method that is not OAuth fails.
+    failure". Interpretation: authorizing a method that is not OAuth fails,
+    and the refusal says so (provider_error is also the code of a provider
+    that fails for its own reasons, a missing key among them).
 
     When the client sends:
       """
@@ -290,6 +292,7 @@ Feature: Provider and model control
     Then the client receives "error"
     And its "code" is "provider_error"
     And its "source" is "provider"
+    And the refusal names one of "oauth", "auth method", "methodId", "method id", "does not support authorization"
     And the client receives no "provider_auth_challenge" within 300ms
 
   @id:coworker.providers.unknown-provider
@@ -298,7 +301,8 @@ Feature: Provider and model control
     coworker-v3.md §Type Definitions: ProviderName is one of google, openai,
     anthropic, codex-cli, claude-code; §Error Reference: validation_failed
     "Required field missing/invalid". Interpretation: another provider name
-    is invalid (provider_error is accepted too).
+    is invalid (provider_error is accepted too); neither code is only about
+    this, so the refusal must name the provider.
 
     When the client sends:
       """
@@ -306,4 +310,5 @@ Feature: Provider and model control
       """
     Then the client receives "error"
     And its "code" is one of ["validation_failed", "provider_error"]
+    And the refusal names one of "acme-ai", "invalid provider", "unknown provider", "unsupported provider", "provider must", "provider is not"
     And the client receives no "provider_auth_challenge" within 300ms

@@ -18,7 +18,8 @@ Feature: sessionId on every client message
     must include sessionId; a message without it is refused with an error
     event and not acted on. Interpretation: a missing sessionId is a required
     field missing (validation_failed); unknown_session is accepted too, as no
-    id is not the connection's id.
+    id is not the connection's id. validation_failed is the code of every
+    invalid field, so the refusal must name the sessionId.
 
     When the client sends:
       """
@@ -28,6 +29,7 @@ Feature: sessionId on every client message
     And its "code" is one of ["validation_failed", "unknown_session"]
     And its "source" is "protocol"
     And its "sessionId" is "{sid}"
+    And the refusal names one of "sessionId", "session id", "unknown session", "session mismatch", "no session", "invalid session", "missing session"
     And the client receives no "<answer>" within 300ms
 
     Examples:
@@ -66,7 +68,8 @@ Feature: sessionId on every client message
     coworker-v3.md §Client -> Server Messages: every message but client_hello
     must include sessionId; a message without it is refused with an error
     event. Interpretation: a missing sessionId is a required field missing
-    (validation_failed); unknown_session is accepted too. Whether the
+    (validation_failed, whose refusal must then name the sessionId);
+    unknown_session is accepted too. Whether the
     request was carried out is not judged here: a server may send
     provider_catalog, provider_auth_methods and provider_status unasked on
     connect (the real agent-coworker does, at any time after server_hello),
@@ -80,6 +83,7 @@ Feature: sessionId on every client message
     And its "code" is one of ["validation_failed", "unknown_session"]
     And its "source" is "protocol"
     And its "sessionId" is "{sid}"
+    And the refusal names one of "sessionId", "session id", "unknown session", "session mismatch", "no session", "invalid session", "missing session"
 
     Examples:
       | type                             | members                                                                                                                                 | answer                      |
@@ -144,8 +148,9 @@ Feature: sessionId on every client message
   Scenario: A blank sessionId is refused
     coworker-v3.md §Client -> Server Messages: sessionId is required;
     §Error Reference: validation_failed "Required field missing/invalid".
-    Interpretation: an empty string is an invalid sessionId (validation_failed),
-    unknown_session is accepted too.
+    Interpretation: an empty string is an invalid sessionId (validation_failed,
+    whose refusal must then name the sessionId), unknown_session is accepted
+    too.
 
     When the client sends:
       """
@@ -153,4 +158,5 @@ Feature: sessionId on every client message
       """
     Then the client receives "error"
     And its "code" is one of ["validation_failed", "unknown_session"]
+    And the refusal names one of "sessionId", "session id", "unknown session", "session mismatch", "no session", "invalid session", "missing session"
     And the client receives no "pong" within 300ms

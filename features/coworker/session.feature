@@ -20,6 +20,7 @@ Feature: Session lifecycle requests
       """
     Then the client receives "reset_done"
     And its "sessionId" is "{sid}"
+    And the effect cannot be observed: coworker-v3.md defines no message that shows the conversation history, so that reset cleared it is not seen
 
   @id:coworker.session.reset-after-turn @scripted
   @req:coworker.reset-done.response @req:coworker.reset.definition @req:coworker.chunk.legacy-events
@@ -40,6 +41,7 @@ Feature: Session lifecycle requests
       {"type": "reset", "sessionId": "{sid}"}
       """
     Then the client receives "reset_done"
+    And the effect cannot be observed: coworker-v3.md defines no message that shows the conversation history (and the scripted agent keeps none), so that reset cleared it is not seen
     When the client sends:
       """
       {"type": "user_message", "sessionId": "{sid}", "text": "fresh start"}

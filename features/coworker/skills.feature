@@ -146,7 +146,8 @@ Feature: Skills
   @req:coworker.read-skill.unknown @req:coworker.error-reference.validation-failed
   Scenario: read_skill of an unknown skill is refused
     coworker-v3.md §read_skill: reads "a single skill". Interpretation: a
-    name that is no discovered skill is validation_failed.
+    name that is no discovered skill is validation_failed, and the refusal
+    names the skill (validation_failed is the code of every invalid field).
 
     When the client sends:
       """
@@ -154,6 +155,7 @@ Feature: Skills
       """
     Then the client receives "error"
     And its "code" is "validation_failed"
+    And the refusal names one of "no-such-skill", "unknown skill", "skill not found", "no such skill"
     And the client receives no "skill_content" within 300ms
 
   @id:coworker.skills.non-global-refused @reference-fixture @mutates-target
@@ -162,7 +164,7 @@ Feature: Skills
     coworker-v3.md §disable_skill: "Disable a global skill by moving it from
     ~/.cowork/skills/<name>". Interpretation: disabling a project skill (the
     reference's demo skill pdf) is a policy refusal, permission_denied from
-    the permissions source.
+    the permissions source, which says why: the skill is not global.
 
     When the client sends:
       """
@@ -171,3 +173,4 @@ Feature: Skills
     Then the client receives "error"
     And its "code" is "permission_denied"
     And its "source" is "permissions"
+    And the refusal names one of "global", "project"

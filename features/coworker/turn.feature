@@ -306,14 +306,23 @@ Feature: Conversational turns and the structured stream
     re-enables input. Interpretation: a failed turn sends an error and
     session_busy {busy: false}, and no assistant_message (the spec does not
     say in which form a failed turn is reported: an error event, or an error
-    part of the stream).
+    part of the stream). The error carries the failure's words (the
+    test-mode default "the scripted agent failed on request (/fail)"): a
+    turn that failed for another reason (a model without a key) proves
+    nothing about this one.
 
     When the client sends:
       """
       {"type": "user_message", "sessionId": "{sid}", "text": "/fail"}
       """
-    Then the client receives, in order:
-      | session_busy | {"busy": true}  |
-      | error        |                 |
-      | session_busy | {"busy": false} |
+    Then the client receives "session_busy" with:
+      """
+      {"busy": true}
+      """
+    And the client receives "error"
+    And the refusal names one of "failed on request", "scripted agent failed"
+    And the client receives "session_busy" with:
+      """
+      {"busy": false}
+      """
     And the client has received no "assistant_message"

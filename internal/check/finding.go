@@ -75,6 +75,10 @@ type Finding struct {
 	// Related lists other frames the finding is about, such as the original
 	// of an altered replay.
 	Related []int64 `json:"related,omitempty"`
+	// HTTP says the finding is about an HTTP exchange of the protocol
+	// (Session.ObserveHTTP): Conn names the exchange and Frame is its
+	// index, numbered with the frames.
+	HTTP bool `json:"http,omitempty"`
 }
 
 func (f Finding) String() string {

@@ -2,7 +2,6 @@ package check
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"fmt"
 	"net/url"
 	"slices"
@@ -80,12 +79,6 @@ var (
 			"interpretation: the server de-duplicates app retries, while a re-delivery to a reconnected host is allowed",
 		Quote:   "\"`input_id`: client-generated UUID to make inputs idempotent\" (the spec does not say which side de-duplicates)",
 		Summary: "The server forwards a run's input_id to a host connection once, and not again after the host recorded it."}
-	hdInputReused = Rule{ID: "hostd.input-id-reused", Severity: Error, Evidence: Stated, Dialect: "hostd",
-		Requires: []string{"hostd.ids.input-id-idempotent"},
-		Spec:     "hostd-mvp.md §Identifiers: input_id, client-generated UUID to make inputs idempotent; §Commands / run.send_input: input_id, text",
-		Quote: "\"`input_id`: client-generated UUID to make inputs idempotent\" (the client generates one per input: sent again, the id makes a retry of that input idempotent; " +
-			"sent with another text, the other input goes under an id already used, and whichever side de-duplicates drops it)",
-		Summary: "A client sends a run's input_id with one text only: sending the id again is a retry of the same input (judged on run.send_input from apps and the CLI, across their connections)."}
 	hdWrongEndpoint = Rule{ID: "hostd.wrong-endpoint", Severity: Warning, Evidence: Shown, Dialect: "hostd",
 		Requires: []string{"hostd.events.route", "hostd.commands.route", "hostd.ack.host-only"},
 		Spec: "hostd-mvp.md §WebSocket Endpoints; §Events (hostd → server → web); §Commands (web/cli → server → hostd); " +
@@ -98,7 +91,7 @@ var (
 var _ = registerRuleSet("hostd", func(o Options) ruleSet { return newHostd(o) })
 
 var _ = register(hdSeqOrder, hdReplayMismatch, hdAppDuplicate, hdAckRegress, hdAckUnsent,
-	hdSpoolAcked, hdResumeUnacked, hdInputDuplicate, hdInputReforwarded, hdInputReused, hdWrongEndpoint)
+	hdSpoolAcked, hdResumeUnacked, hdInputDuplicate, hdInputReforwarded, hdWrongEndpoint)
 
 // hdEventData lists, per event type, the data members the spec defines:
 // the part of an event that replay copies must keep.
@@ -143,13 +136,10 @@ type hostd struct {
 	conns  map[string]*hdConn
 	runs   map[string]*hdRun     // run_id → what the session knows of it
 	inputs map[string]hdRecorded // run_id+input_id → its first run.input
-	sent   map[string]hdSent     // run_id+input_id → the text a client first sent with it
-}
-
-// hdSent is the first run.send_input a client sent with an input_id.
-type hdSent struct {
-	sum   [sha256.Size]byte // of the text: bounded memory whatever the input
-	frame int64
+	sent   map[string]*hdSent    // run_id+input_id → how clients sent it (hostd_http.go)
+	// forwardedTo is run_id+input_id → the frame that first forwarded it
+	// to a host connection.
+	forwardedTo map[string]int64
 }
 
 type hdRun struct {
@@ -210,7 +200,9 @@ func newHostd(opts Options) *hostd {
 		conns:  map[string]*hdConn{},
 		runs:   map[string]*hdRun{},
 		inputs: map[string]hdRecorded{},
-		sent:   map[string]hdSent{},
+		sent:   map[string]*hdSent{},
+
+		forwardedTo: map[string]int64{},
 	}
 }
 
@@ -289,7 +281,7 @@ func (r *hostd) observe(m *message) []Finding {
 	case m.Type == "run.send_input" && m.Frame.Dir == wire.ServerToClient:
 		return r.forward(c, m)
 	case m.Type == "run.send_input":
-		return r.clientInput(m)
+		return r.sendWS(m)
 	}
 	return nil
 }
@@ -555,45 +547,12 @@ func (r *hostd) recorded(m *message, run string, seq int64) []Finding {
 		r.inputs[k] = hdRecorded{seq: seq, frame: m.Frame.Index}
 		return nil
 	}
-	fd := hdInputDuplicate.fire(m, "run %q records input_id %q again as seq %d (first recorded as seq %d, frame %d)", run, id, seq, first.seq, first.frame)
+	sends, at := r.sendsOf(run, id)
+	fd := hdInputDuplicate.fire(m, "run %q records input_id %q again as seq %d (first recorded as seq %d, frame %d)%s", run, id, seq, first.seq, first.frame, sends)
 	fd.Pointer = "/data/input_id"
 	fd.Expected = fmt.Sprintf("input_id %s recorded once (seq %d)", id, first.seq)
 	fd.Actual = fmt.Sprintf("recorded again as seq %d", seq)
-	fd.Related = []int64{first.frame}
-	return []Finding{fd}
-}
-
-// clientInput applies input-id-reused to a run.send_input a client sent.
-func (r *hostd) clientInput(m *message) []Finding {
-	run, ok := jsonx.String(m.Doc["run_id"])
-	if !ok {
-		return nil
-	}
-	id, ok := jsonx.String(hostdAt(m.Doc, "/data/input_id"))
-	if !ok {
-		return nil
-	}
-	text, ok := jsonx.String(hostdAt(m.Doc, "/data/text"))
-	if !ok {
-		return nil
-	}
-	k, sum := run+"\x00"+id, sha256.Sum256([]byte(text))
-	first, seen := r.sent[k]
-	if !seen {
-		if len(r.sent) >= r.window {
-			r.sent = map[string]hdSent{}
-		}
-		r.sent[k] = hdSent{sum: sum, frame: m.Frame.Index}
-		return nil
-	}
-	if first.sum == sum {
-		return nil // a retry
-	}
-	fd := hdInputReused.fire(m, "run.send_input of run %q reuses input_id %q (first sent in frame %d) with another text", run, id, first.frame)
-	fd.Pointer = "/data/input_id"
-	fd.Expected = fmt.Sprintf("a new input_id, or the text of frame %d (a retry)", first.frame)
-	fd.Actual = fmt.Sprintf("input_id %s with another text", id)
-	fd.Related = []int64{first.frame}
+	fd.Related = append([]int64{first.frame}, at...)
 	return []Finding{fd}
 }
 
@@ -608,6 +567,12 @@ func (r *hostd) forward(c *hdConn, m *message) []Finding {
 		return nil
 	}
 	k := run + "\x00" + id
+	if _, ok := r.forwardedTo[k]; !ok {
+		if len(r.forwardedTo) >= r.window {
+			r.forwardedTo = map[string]int64{}
+		}
+		r.forwardedTo[k] = m.Frame.Index
+	}
 	var why string
 	if c.forwarded[k] {
 		why = "already forwarded on this host connection"

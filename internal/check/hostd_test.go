@@ -445,8 +445,8 @@ func TestHostdRuleCatalogue(t *testing.T) {
 			t.Errorf("rule %s quotes nothing", r.ID)
 		}
 	}
-	if n != 11 {
-		t.Errorf("hostd declares %d rules, want 11", n)
+	if n != 15 {
+		t.Errorf("hostd declares %d rules, want 15", n)
 	}
 }
 
@@ -467,9 +467,15 @@ var hdEvidence = map[string]struct {
 	"hostd.spool-already-acked": {Stated, Warning},
 	"hostd.input-duplicate":     {Stated, Error},
 	"hostd.input-reforwarded":   {Interpretation, Warning},
-	"hostd.input-id-reused":     {Stated, Error},
 	"hostd.resume-unacked":      {Stated, Error},
 	"hostd.wrong-endpoint":      {Shown, Warning},
+	// The HTTP half (hostd_http.go): "(Bearer auth)" is stated, the 401
+	// and the answer to a reused input_id are our readings.
+	"hostd.http-no-bearer":               {Stated, Error},
+	"hostd.http-unauthenticated-not-401": {Interpretation, Warning},
+	"hostd.input-id-reused":              {Stated, Error},
+	"hostd.input-id-reused-accepted":     {Interpretation, Warning},
+	"hostd.http-forwarded-not-2xx":       {Interpretation, Warning},
 }
 
 // TestHostdFindingsCarryEvidence: the warnings of the rules whose evidence

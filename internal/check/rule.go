@@ -99,6 +99,9 @@ func Lookup(id string) (Rule, bool) {
 	if r, ok := registry[id]; ok {
 		return r, true
 	}
+	if r, ok := protocolRules[id]; ok {
+		return r, true
+	}
 	for _, name := range dialect.Names() {
 		for _, r := range ambiguityRules(name) {
 			if r.ID == id {
@@ -156,6 +159,9 @@ func ambiguityRules(name string) []Rule {
 func Stateless(id string) bool {
 	if r, ok := registry[id]; ok {
 		return r.Dialect == ""
+	}
+	if _, ok := protocolRules[id]; ok {
+		return false
 	}
 	_, ambiguity := Lookup(id)
 	return ambiguity

@@ -67,7 +67,7 @@ func NewSession(d *dialect.Dialect, opts Options) *Session {
 	return &Session{
 		d:     d,
 		lim:   opts.Limits.orDefault(),
-		rules: newRuleSet(d.Dialect, opts),
+		rules: ruleSetOf(d, opts),
 		conns: map[string]*connState{},
 		once:  map[string]bool{},
 	}
@@ -157,6 +157,19 @@ var ruleSets = map[string]func(Options) ruleSet{}
 func registerRuleSet(name string, make func(Options) ruleSet) bool {
 	ruleSets[name] = make
 	return true
+}
+
+// ruleSetOf picks a dialect's stateful rules: its own, the built-in set an
+// imported protocol names (RuleSet), or the generic protocol rules.
+func ruleSetOf(d *dialect.Dialect, opts Options) ruleSet {
+	name := d.Dialect
+	if d.RuleSet != "" {
+		name = d.RuleSet
+	}
+	if _, ok := ruleSets[name]; !ok && dialect.Imported(d.Dialect) {
+		return newProtocolSet(d, opts)
+	}
+	return newRuleSet(name, opts)
 }
 
 func newRuleSet(name string, opts Options) ruleSet {

@@ -62,26 +62,38 @@ func stateless(d *dialect.Dialect, f wire.Frame, lim Limits) (*message, []Findin
 // ValidateHTTP judges an HTTP body (hostd's login and input endpoints)
 // against the named schema under the dialect's http/ folder.
 func ValidateHTTP(d *dialect.Dialect, name string, body []byte, lim Limits) []Finding {
+	_, out := validateBody(d, name, wire.Frame{Op: wire.OpText, Payload: body}, lim)
+	return out
+}
+
+// validateBody is ValidateHTTP for a body that stands in frame f (its
+// connection, index and direction name the exchange): the decoded object
+// (nil when it is none) and the findings.
+func validateBody(d *dialect.Dialect, name string, f wire.Frame, lim Limits) (map[string]any, []Finding) {
 	lim = lim.orDefault()
 	s, ok := d.HTTPSchema(name)
-	m := &message{Frame: wire.Frame{Op: wire.OpText, Payload: body}, Type: name}
+	m := &message{Frame: f, Type: name}
 	if !ok {
-		return []Finding{ruleTypeUnknown.fire(m, "%s defines no HTTP body %q", d.Spec, name)}
+		return nil, []Finding{ruleTypeUnknown.fire(m, "%s defines no HTTP body %q", d.Spec, name)}
 	}
-	v, issues, err := jsonx.Decode(body, lim.MaxDepth)
+	if len(f.Payload) > lim.MaxFrameBytes {
+		fd := ruleTooLarge.fire(m, "body of %d bytes exceeds the checker's limit of %d bytes; it was not validated", len(f.Payload), lim.MaxFrameBytes)
+		return nil, []Finding{fd}
+	}
+	v, issues, err := jsonx.Decode(f.Payload, lim.MaxDepth)
 	var out []Finding
 	for _, is := range issues {
 		out = append(out, issueFinding(m, is, false)...)
 	}
 	if err != nil {
-		return append(out, jsonFinding(m, err, body))
+		return nil, append(out, jsonFinding(m, err, f.Payload))
 	}
 	doc, isObj := v.(map[string]any)
 	if !isObj {
 		fd := ruleObject.fire(m, "body holds a JSON %s, not an object", jsonx.Kind(v))
 		fd.Expected, fd.Actual = "object", jsonx.Kind(v)
-		return append(out, fd)
+		return nil, append(out, fd)
 	}
 	m.Doc = doc
-	return append(out, checkSchema(s, m)...)
+	return doc, append(out, checkSchema(s, m)...)
 }

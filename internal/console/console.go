@@ -183,6 +183,9 @@ func (p *Printer) Finding(f check.Finding, where string) {
 
 func locate(f check.Finding, where string) string {
 	parts := []string{fmt.Sprintf("frame %d", f.Frame)}
+	if f.HTTP {
+		parts[0] = fmt.Sprintf("http exchange %d", f.Frame)
+	}
 	if where != "" {
 		parts = append(parts, "session "+where)
 	}

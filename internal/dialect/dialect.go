@@ -122,6 +122,9 @@ func load(fsys fs.FS, name string) (*Dialect, error) {
 		s.Type = h
 		d.http[h] = s
 	}
+	if err := d.checkEndpoints(); err != nil {
+		return nil, err
+	}
 	for _, a := range d.AmbiguitySpecs {
 		c := Ambiguity{AmbiguitySpec: a}
 		for _, r := range a.Readings {

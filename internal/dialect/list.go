@@ -20,5 +20,5 @@ func Known(name string) bool {
 			return true
 		}
 	}
-	return false
+	return registered(name)
 }

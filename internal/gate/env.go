@@ -36,7 +36,7 @@ func EnvPath(d *dialect.Dialect, base, path, urlVar string) []string {
 		"WSCONFORM_HTTP_URL=" + httpURL,
 		"WSCONFORM_DIALECT=" + d.Dialect,
 	}
-	if d.Dialect == "hostd" {
+	if d.Base() == "hostd" {
 		a := server.DefaultAuth
 		env = append(env,
 			"WSCONFORM_APP_URL="+base+"/ws/app",

@@ -65,7 +65,9 @@
 // connection of the run was judged, or when the refused handshake named a
 // judged session in its URL (a reconnection): nothing, or not the session,
 // was tested. Next to judged sessions a stray refusal is a warning (its
-// session non-strict). A run without any WebSocket connection is an error
+// session non-strict). A 4xx answer to one of the dialect's own HTTP
+// requests (hostd's login and input) is no refusal: those exchanges are
+// recorded and judged with the frames (see HTTP below). A run without any WebSocket connection is an error
 // of the report. The rules are interpretations (warnings): RFC 6455 lets a
 // server refuse, so the verdict, not the severity, says that nothing was
 // tested.
@@ -81,6 +83,16 @@
 // or, without --path, when its path is the dialect's or one of its first
 // frames is a dialect message; other connections are relayed, recorded,
 // and listed once per path in the report's notes.
+//
+// # HTTP
+//
+// Plain HTTP requests are reverse-proxied to the upstream. Those the
+// dialect declares as part of its protocol (dialect.HTTPEndpoint: hostd's
+// POST /auth/login and POST /runs/:run_id/input) are also recorded, as an
+// http line in their place among the frames, and judged in their session
+// (httprecord.go): hostd's input_id idempotency spans HTTP and sockets.
+// With --dialect auto every dialect's endpoints are recorded (a login
+// comes before any socket tells the dialect) and judged once it is known.
 //
 // # Live view
 //

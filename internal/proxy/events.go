@@ -19,6 +19,7 @@ const (
 	evFinding                  // the relay made a finding of its own
 	evNote                     // a line for the console
 	evRefused                  // a handshake or HTTP request was refused or failed
+	evHTTP                     // an HTTP exchange of the protocol passed (httprecord.go)
 )
 
 // event is one entry of the validator's queue, in the tap's order.
@@ -43,6 +44,8 @@ type event struct {
 	count int64
 	// refusal describes an evRefused.
 	refusal *refusal
+	// exchange is an evHTTP's exchange (session: the one the tap tied it to).
+	exchange *wire.Exchange
 }
 
 // refusal is a handshake or HTTP request that got no answer from the

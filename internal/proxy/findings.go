@@ -43,7 +43,8 @@ var (
 		Summary: "A WebSocket handshake the upstream answered with another status than 101, or that could not reach it, is nothing tested: " +
 			"when no connection was judged (or it was a judged session's reconnection) the report's verdict is error, never passed; " +
 			"next to judged sessions it is a warning. HTTP requests the upstream answered with 5xx (or could not answer) count the same; " +
-			"4xx answers to plain HTTP requests are warnings (an app's 401 before login is normal)."}
+			"4xx answers to plain HTTP requests are warnings (an app's 401 before login is normal); a 4xx answer to one of the dialect's own HTTP requests " +
+			"(hostd's login and input) is judged by the dialect's rules instead."}
 	// RuleOriginRefused: the proxy refused a WebSocket handshake from a
 	// browser page of another site (--allow-origin).
 	RuleOriginRefused = check.Rule{ID: "proxy.origin-refused", Severity: check.Warning, Evidence: check.Interpretation,

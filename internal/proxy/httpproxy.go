@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -57,8 +58,10 @@ func (p *Proxy) newReverseProxy() *httputil.ReverseProxy {
 	}
 }
 
-// serveHTTP reverse-proxies one request and logs it. An answer of 4xx or
-// 5xx, or none at all, is a proxy.upstream-refused finding.
+// serveHTTP reverse-proxies one request and logs it; a request of the
+// protocol is recorded and judged too (httprecord.go). An answer of 5xx,
+// or none at all, is a proxy.upstream-refused finding, and so is a 4xx
+// answer to a request that is not the protocol's.
 //
 // Shutdown waits for the handler, as for a WebSocket connection: the
 // client may have its answer before the handler has filed it, and a report
@@ -80,10 +83,23 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(ctx)
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	endpoint, protocol := p.protocolEndpoint(r)
+	var req []byte
+	var reqCut bool
+	if protocol {
+		req, reqCut = captureRequest(r)
+		sw.keep = true
+	}
 	p.rev.ServeHTTP(sw, r)
+	if protocol {
+		p.recordExchange(endpoint, r, start, req, reqCut, sw)
+	}
 	text := fmt.Sprintf("HTTP %s %s → %d %s · %s", r.Method, r.URL.Path, sw.status, http.StatusText(sw.status),
 		time.Since(start).Round(time.Millisecond))
-	if sw.status < 400 || ignoredRefusal(r, sw.status) || ctx.Err() != nil && sw.failed != nil {
+	// A 4xx answer to a request of the protocol is judged by the dialect's
+	// rules (hostd: 401 without a token is right), not a refusal.
+	judged := protocol && sw.failed == nil && sw.status < 500
+	if sw.status < 400 || judged || ignoredRefusal(r, sw.status) || ctx.Err() != nil && sw.failed != nil {
 		if p.dialCtx.Err() != nil && sw.failed != nil {
 			text += " (cancelled: wsproxy shutting down)"
 		}
@@ -137,6 +153,11 @@ type statusWriter struct {
 	wrote  bool
 	body   excerpt
 	failed error
+	// keep asks for the whole body (up to MaxHTTPBody) of a protocol
+	// exchange, in kept; keptCut says it was longer.
+	keep    bool
+	kept    bytes.Buffer
+	keptCut bool
 }
 
 func (s *statusWriter) WriteHeader(code int) {
@@ -150,6 +171,11 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	s.wrote = true
 	if s.status >= 400 && s.failed == nil {
 		_, _ = s.body.Write(b)
+	}
+	if s.keep && s.failed == nil {
+		n := min(len(b), MaxHTTPBody-s.kept.Len())
+		s.kept.Write(b[:n])
+		s.keptCut = s.keptCut || n < len(b)
 	}
 	return s.ResponseWriter.Write(b)
 }

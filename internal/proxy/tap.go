@@ -78,7 +78,8 @@ func newTap(cfg Config, started time.Time) (*tap, error) {
 		t.setTypeField(cfg.Dialect)
 	}
 	if cfg.Record != nil {
-		w, err := recording.NewWriter(cfg.Record, recording.Header{Dialect: cfg.Dialect, Tool: cfg.Tool, Started: started})
+		w, err := recording.NewWriter(cfg.Record, recording.Header{Dialect: cfg.Dialect, Tool: cfg.Tool, Started: started,
+			HTTP: dialect.HasEndpoints(cfg.Dialect)})
 		if err != nil {
 			return nil, fmt.Errorf("start recording: %w", err)
 		}

@@ -185,6 +185,12 @@ func (v *validator) handle(ev event) {
 		}
 	case evRefused:
 		v.refused(*ev.refusal, ev.time)
+	case evHTTP:
+		if v.decided {
+			v.judgeHTTP(ev)
+		} else {
+			v.early = append(v.early, ev) // judged once the dialect is known
+		}
 	}
 	v.live(ev, cl)
 	if ev.skipped > 0 && cl != nil {
@@ -295,9 +301,14 @@ func (v *validator) decide(name, reason string) {
 	v.seqLabel = v.seqPath[len(v.seqPath)-1]
 	v.grouper = validate.NewGrouper(d, validate.Options{Check: v.p.cfg.Check})
 	v.grouper.Observed = v.observed
+	v.grouper.ObservedHTTP = v.observedHTTP
 	early := v.early
 	v.early, v.earlyBytes = nil, 0
 	for _, ev := range early {
+		if ev.kind == evHTTP {
+			v.judgeHTTP(ev)
+			continue
+		}
 		v.feed(ev)
 	}
 }

@@ -40,6 +40,20 @@
 // of its own: a reader written before the member existed ignores it and
 // does exactly that, so the format version stays 1.
 //
+// The HTTP requests that belong to the protocol (a dialect's declared
+// endpoints: hostd's login and input) are "http" lines, in their place
+// among the frames (the index is shared), tied to the session they belong
+// to when the recorder knows it (hostd: the shared session). The bodies are
+// redacted as text frames are; the Authorization header is kept as its
+// scheme only:
+//
+//	{"kind":"http","conn":"h2","session":"hostd","index":14,"time":"…","endpoint":"input","method":"POST","path":"/runs/r1/input","status":202,"auth":"bearer","ms":1.2,"request":"{\"input_id\":\"…\",\"text\":\"y\\n\"}","response":"{…}"}
+//
+// A header of a recorder that may write http lines names version 2; a
+// reader of version 1 refuses that header with a clear message (and each
+// http line as an unknown kind) rather than judge half the protocol as if
+// it were all. Other recordings keep version 1.
+//
 // Text payloads that are valid UTF-8 are stored as "text"; anything else
 // (binary frames, invalid UTF-8) as "base64", so every byte round-trips.
 // Chrome DevTools HAR files (entries with _webSocketMessages) are read too,

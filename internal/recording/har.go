@@ -72,12 +72,12 @@ type harMessage struct {
 // scanHAR reads the HAR file in r[base:size] and calls line for every line
 // and problem for every part it cannot read, in time order.
 func scanHAR(r io.ReaderAt, base, size int64, line func(Line) error, problem func(Problem)) error {
-	conns := indexHAR(r, base, size, problem)
-	return mergeHAR(r, size, conns, line, problem)
+	conns, https := indexHAR(r, base, size, problem)
+	return mergeHAR(r, size, conns, https, line, problem)
 }
 
 // indexHAR is the index pass.
-func indexHAR(r io.ReaderAt, base, size int64, problem func(Problem)) []harConn {
+func indexHAR(r io.ReaderAt, base, size int64, problem func(Problem)) ([]harConn, []harHTTP) {
 	ix := harIndex{dec: json.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(r, base, size-base), 64<<10)), base: base}
 	ix.dec.UseNumber()
 	if err := ix.document(); err != nil {
@@ -96,7 +96,7 @@ func indexHAR(r io.ReaderAt, base, size int64, problem func(Problem)) []harConn 
 			ix.conns = append(ix.conns, ix.cur)
 		}
 	}
-	return ix.conns
+	return ix.conns, ix.https
 }
 
 type harIndex struct {
@@ -105,6 +105,11 @@ type harIndex struct {
 	entry int     // the entry being read (0 outside entries)
 	cur   harConn // the entry being read
 	conns []harConn
+	// http and priv are what the entry being read says of an HTTP
+	// exchange; https the exchanges found (harhttp.go).
+	http  harEntryHTTP
+	priv  *harEntryPrivate
+	https []harHTTP
 }
 
 // document walks {"log": {"entries": [...]}}, skipping everything else.
@@ -128,8 +133,10 @@ func (ix *harIndex) document() error {
 				}
 				if ix.cur.msgs > 0 {
 					ix.conns = append(ix.conns, ix.cur)
+				} else {
+					ix.exchange(ix.cur.started, ix.priv)
 				}
-				ix.cur = harConn{}
+				ix.cur, ix.http, ix.priv = harConn{}, harEntryHTTP{}, nil
 			}
 			ix.entry = 0
 			return ix.delim(']')
@@ -147,13 +154,29 @@ func (ix *harIndex) entryObject() error {
 			}
 			ix.cur.started, _ = time.Parse(time.RFC3339Nano, s)
 		case "request":
-			var req struct {
-				URL string `json:"url"`
-			}
+			var req harReqIn
 			if err := ix.value(&req); err != nil {
 				return err
 			}
 			ix.cur.url = req.URL
+			ix.http.takeRequest(req)
+		case "response":
+			if !carriesBody(ix.http.method) {
+				return ix.skip() // a page's scripts and images: never held
+			}
+			var resp harRespIn
+			if err := ix.value(&resp); err != nil {
+				return err
+			}
+			ix.http.takeResponse(resp)
+		case "time":
+			var ms float64
+			if err := ix.value(&ms); err != nil {
+				return err
+			}
+			if ms > 0 && ms < 1e12 {
+				ix.http.dur = ms
+			}
 		case "_webSocketMessages":
 			return ix.messages()
 		case "_wsconform":
@@ -162,6 +185,7 @@ func (ix *harIndex) entryObject() error {
 				return err
 			}
 			ix.cur.unjudged, ix.cur.end = priv.Unjudged, priv.Close
+			ix.priv = &priv
 			ix.cur.closeFrames = priv.CloseFrames[:min(len(priv.CloseFrames), maxCloseFrames)]
 		default:
 			return ix.skip()

@@ -16,15 +16,22 @@ import (
 
 // mergeHAR is the frame pass: it reads the indexed connections' messages
 // and hands on their lines merged by time (see har.go).
-func mergeHAR(r io.ReaderAt, size int64, conns []harConn, line func(Line) error, problem func(Problem)) error {
+func mergeHAR(r io.ReaderAt, size int64, conns []harConn, https []harHTTP, line func(Line) error, problem func(Problem)) error {
 	sort.SliceStable(conns, func(a, b int) bool { return conns[a].first < conns[b].first })
+	sort.SliceStable(https, func(a, b int) bool {
+		return https[a].at < https[b].at || https[a].at == https[b].at && https[a].entry < https[b].entry
+	})
 	var (
 		h     cursorHeap
 		next  int
 		index int64
+		nextX int
 	)
 	for {
 		for next < len(conns) && (h.Len() == 0 || conns[next].first <= h[0].t) {
+			if err := emitHTTP(https, &nextX, conns[next].first, conns[next].entry, &index, line); err != nil {
+				return err
+			}
 			k := openCursor(r, size, conns[next])
 			next++
 			open := Line{Kind: KindOpen, Conn: k.id, URL: k.c.url, Time: k.c.started}
@@ -49,9 +56,12 @@ func mergeHAR(r io.ReaderAt, size int64, conns []harConn, line func(Line) error,
 			}
 		}
 		if h.Len() == 0 {
-			return nil
+			return emitHTTP(https, &nextX, math.Inf(1), 0, &index, line)
 		}
 		k := h[0]
+		if err := emitHTTP(https, &nextX, k.t, k.c.entry, &index, line); err != nil {
+			return err
+		}
 		if p := k.problem; p != nil {
 			problem(*p)
 		} else {

@@ -155,6 +155,9 @@ func FuzzHAR(f *testing.F) {
 	f.Add([]byte(`{"log":{"entries":[{"_webSocketMessages":[{"type":"error","time":1,"data":"x"},7,null]}]}}`))
 	f.Add([]byte(`{"log":{"entries":[{"_webSocketMessages" : [ {"time":"x"}`))
 	f.Add([]byte(`{"log":{"entries":[{"_webSocketMessages":{}}]}}`))
+	f.Add([]byte(`{"log":{"entries":[{"startedDateTime":"2026-11-27T10:00:00.000Z","time":3,"request":{"method":"POST","url":"http://h/runs/r/input",` +
+		`"headers":[{"name":"Authorization","value":"Bearer x"}],"postData":{"text":"{}","_encoding":"base64"}},"response":{"status":-1,"content":{"text":"AA==","encoding":"base64"}},` +
+		`"_wsconform":{"at":5,"endpoint":"input"}}]}}`))
 	if har, err := os.ReadFile("testdata/chrome.har"); err == nil {
 		f.Add(har)
 	}
@@ -168,6 +171,11 @@ func FuzzHAR(f *testing.F) {
 			if l.Kind == KindFrame {
 				if _, err := l.Frame(); err != nil {
 					t.Fatalf("a frame line handed on does not read: %v", err)
+				}
+			}
+			if l.Kind == KindHTTP {
+				if _, err := l.Exchange(); err != nil {
+					t.Fatalf("an http line handed on does not read: %v", err)
 				}
 			}
 			return nil

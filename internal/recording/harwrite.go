@@ -166,6 +166,9 @@ type harExport struct {
 	enc      *json.Encoder // encodes messages into encBuf, reused
 	encBuf   bytes.Buffer
 	err      error
+	// origin is the http origin of the first socket, for the URLs of HTTP
+	// exchanges (an http line has only a path).
+	origin string
 }
 
 // harOut is one connection being exported.
@@ -179,6 +182,14 @@ type harOut struct {
 	msgs                               int
 	chunks                             []harChunk // spooled messages, in order
 	buf                                []byte     // messages not spooled yet
+	// http is set when the entry is an HTTP exchange, not a socket.
+	http *harHTTPOut
+}
+
+// harHTTPOut is an http line and its place among the messages.
+type harHTTPOut struct {
+	line Line
+	at   float64
 }
 
 type harChunk struct{ off, n int64 }
@@ -283,6 +294,13 @@ func (ex *harExport) line(l Line) error {
 	case KindOpen:
 		c := ex.conn(l)
 		c.url, c.parent = l.URL, l.Parent
+		if ex.origin == "" {
+			ex.origin = httpOrigin(l.URL)
+		}
+	case KindHTTP:
+		c := ex.conn(l)
+		at := l.Time.Add(time.Duration(l.Millis * float64(time.Millisecond)))
+		c.http = &harHTTPOut{line: l, at: ex.clock.at(at, c.entry)}
 	case KindSession:
 		c := ex.conn(l)
 		c.session, c.unjudged = l.Session, l.Unjudged

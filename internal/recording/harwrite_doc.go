@@ -107,6 +107,13 @@ type harEntryPrivate struct {
 	CloseFrames []harCloseFrame `json:"closeFrames,omitempty"`
 	Pings       int             `json:"pings,omitempty"`
 	Pongs       int             `json:"pongs,omitempty"`
+	// An HTTP exchange's (harhttp.go): its endpoint, Authorization scheme,
+	// place among the messages (epoch seconds) and cut bodies.
+	Endpoint    string   `json:"endpoint,omitempty"`
+	Auth        string   `json:"auth,omitempty"`
+	At          *harSecs `json:"at,omitempty"`
+	RequestCut  bool     `json:"requestCut,omitempty"`
+	ResponseCut bool     `json:"responseCut,omitempty"`
 }
 
 // write writes the document: the log's head, then each exported entry
@@ -154,6 +161,9 @@ func creator(s string) (string, string) {
 }
 
 func (ex *harExport) writeEntry(w *bufio.Writer, c *harOut) error {
+	if c.http != nil {
+		return ex.writeHTTPEntry(w, c)
+	}
 	head, err := ex.marshal(entryHead(c))
 	if err != nil {
 		return err

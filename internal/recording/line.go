@@ -3,6 +3,7 @@ package recording
 import (
 	"encoding/base64"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -10,9 +11,16 @@ import (
 )
 
 // Format and Version identify the recording format in the header line.
+// Version 2 added http lines (KindHTTP); a writer still writes 1 unless it
+// may write one (Header.HTTP), so that a reader of version 1 reads every
+// recording without HTTP exchanges as before. Readers read versions 1 to
+// Version.
 const (
 	Format  = "wsconform-recording"
-	Version = 1
+	Version = 2
+	// VersionFrames is the version of a recording that holds no http
+	// line: what a version-1 reader reads.
+	VersionFrames = 1
 )
 
 // Kinds of lines.
@@ -33,6 +41,14 @@ const (
 	// recorder only learned it after writing the header (wsproxy
 	// --dialect auto).
 	KindDialect = "dialect"
+	// KindHTTP is one HTTP exchange of the protocol (a dialect's declared
+	// endpoint, such as hostd's POST /runs/:run_id/input): method, path
+	// without query, status, the request's Authorization scheme (never
+	// its value), and the bodies, credentials redacted. Conn is its own id
+	// ("h1"), Session the logical session it belongs to when the recorder
+	// knows one (hostd: the shared session), Index its place among the
+	// frames. Format version 2.
+	KindHTTP = "http"
 )
 
 // Who closed a connection, as recorded in close lines.
@@ -87,6 +103,22 @@ type Line struct {
 	Code   int    `json:"code,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	By     string `json:"by,omitempty"`
+
+	// http (KindHTTP): the exchange; Time is when the request arrived,
+	// Millis how long the answer took. Bodies are text when UTF-8, else
+	// base64; a *Cut body was longer than the recorder keeps.
+	Endpoint       string  `json:"endpoint,omitempty"`
+	Method         string  `json:"method,omitempty"`
+	Path           string  `json:"path,omitempty"`
+	Status         int     `json:"status,omitempty"`
+	Auth           string  `json:"auth,omitempty"`
+	Millis         float64 `json:"ms,omitempty"`
+	Request        *string `json:"request,omitempty"`
+	RequestBase64  *string `json:"request_base64,omitempty"`
+	RequestCut     bool    `json:"request_cut,omitempty"`
+	Response       *string `json:"response,omitempty"`
+	ResponseBase64 *string `json:"response_base64,omitempty"`
+	ResponseCut    bool    `json:"response_cut,omitempty"`
 }
 
 // FrameLine renders a frame as a line of session.
@@ -131,4 +163,68 @@ func (l Line) Frame() (wire.Frame, error) {
 		return wire.Frame{}, fmt.Errorf("frame has opcode %d, want 1, 2, 8, 9 or 10", l.Opcode)
 	}
 	return f, nil
+}
+
+// ExchangeLine renders an HTTP exchange as a line of session.
+func ExchangeLine(session string, x wire.Exchange) Line {
+	l := Line{Kind: KindHTTP, Conn: x.ID, Session: session, Index: x.Index, Time: x.Time,
+		Endpoint: x.Endpoint, Method: x.Method, Path: x.Path, Status: x.Status, Auth: x.Auth,
+		Millis: float64(x.Duration.Microseconds()) / 1000, RequestCut: x.RequestCut, ResponseCut: x.ResponseCut}
+	l.Request, l.RequestBase64 = bodyText(x.Request)
+	l.Response, l.ResponseBase64 = bodyText(x.Response)
+	return l
+}
+
+// bodyText is a body as a line holds it: nothing when empty, text when
+// UTF-8, else base64.
+func bodyText(b []byte) (text, b64 *string) {
+	switch {
+	case len(b) == 0:
+		return nil, nil
+	case utf8.Valid(b):
+		s := string(b)
+		return &s, nil
+	}
+	s := base64.StdEncoding.EncodeToString(b)
+	return nil, &s
+}
+
+// Exchange turns an http line back into a wire.Exchange.
+func (l Line) Exchange() (wire.Exchange, error) {
+	if l.Kind != KindHTTP {
+		return wire.Exchange{}, fmt.Errorf("line is a %q, not an http exchange", l.Kind)
+	}
+	if l.Method == "" || !strings.HasPrefix(l.Path, "/") {
+		return wire.Exchange{}, fmt.Errorf("http line needs a method and a path starting with /")
+	}
+	if l.Status != 0 && (l.Status < 100 || l.Status > 999) {
+		return wire.Exchange{}, fmt.Errorf("http line has status %d", l.Status)
+	}
+	x := wire.Exchange{ID: l.Conn, Index: l.Index, Time: l.Time, Duration: time.Duration(l.Millis * float64(time.Millisecond)),
+		Endpoint: l.Endpoint, Method: l.Method, Path: l.Path, Status: l.Status, Auth: l.Auth,
+		RequestCut: l.RequestCut, ResponseCut: l.ResponseCut}
+	var err error
+	if x.Request, err = bodyBytes("request", l.Request, l.RequestBase64); err != nil {
+		return wire.Exchange{}, err
+	}
+	if x.Response, err = bodyBytes("response", l.Response, l.ResponseBase64); err != nil {
+		return wire.Exchange{}, err
+	}
+	return x, nil
+}
+
+func bodyBytes(what string, text, b64 *string) ([]byte, error) {
+	switch {
+	case text != nil && b64 != nil:
+		return nil, fmt.Errorf("http %s has both text and base64", what)
+	case text != nil:
+		return []byte(*text), nil
+	case b64 != nil:
+		b, err := base64.StdEncoding.DecodeString(*b64)
+		if err != nil {
+			return nil, fmt.Errorf("http %s base64: %w", what, err)
+		}
+		return b, nil
+	}
+	return nil, nil
 }

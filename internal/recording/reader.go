@@ -183,8 +183,8 @@ func parseLine(raw []byte) (Line, error) {
 		if l.Format != Format {
 			return Line{}, fmt.Errorf("header names format %q, want %q", l.Format, Format)
 		}
-		if l.Version != Version {
-			return Line{}, fmt.Errorf("recording format version %d, this build reads %d", l.Version, Version)
+		if l.Version < VersionFrames || l.Version > Version {
+			return Line{}, fmt.Errorf("recording format version %d, this build reads %d to %d", l.Version, VersionFrames, Version)
 		}
 	case KindOpen, KindClose:
 		if l.Conn == "" {
@@ -197,6 +197,13 @@ func parseLine(raw []byte) (Line, error) {
 	case KindDialect:
 		if l.Dialect == "" {
 			return Line{}, errors.New("dialect line without dialect")
+		}
+	case KindHTTP:
+		if l.Conn == "" {
+			return Line{}, errors.New("http line without conn")
+		}
+		if _, err := l.Exchange(); err != nil {
+			return Line{}, err
 		}
 	case KindFrame:
 		if l.Conn == "" {

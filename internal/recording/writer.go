@@ -43,6 +43,11 @@ type Header struct {
 	Started time.Time
 	// KeepSecrets writes credentials as they are (--no-redact).
 	KeepSecrets bool
+	// HTTP says the recording may hold http lines: the header names format
+	// version 2 (Version), which a version-1 reader refuses with a clear
+	// message instead of failing on each http line. Without it the header
+	// names version 1 and every reader reads the file.
+	HTTP bool
 }
 
 // KeepSecrets wraps the destination of a recording so that NewWriter
@@ -63,7 +68,11 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false) // payloads stay readable: "<" not "\u003c"
 	rw := &Writer{bw: bw, enc: enc, keep: keep}
-	err := rw.write(Line{Kind: KindHeader, Format: Format, Version: Version,
+	version := VersionFrames
+	if h.HTTP {
+		version = Version
+	}
+	err := rw.write(Line{Kind: KindHeader, Format: Format, Version: version,
 		Dialect: h.Dialect, Tool: h.Tool, Time: h.Started.UTC()})
 	if err != nil {
 		return nil, err
@@ -110,6 +119,21 @@ func (w *Writer) Frame(session string, f wire.Frame) error {
 		f.Payload = RedactPayload(f.Op, f.Payload)
 	}
 	l := FrameLine(session, f)
+	l.Time = l.Time.UTC()
+	return w.write(l)
+}
+
+// HTTP records one HTTP exchange of the protocol in session (see
+// KindHTTP). Unless told to keep secrets, both bodies are redacted as text
+// frames are (password, access_token, token shapes) and the path as text;
+// the Authorization header was never kept, only its scheme.
+func (w *Writer) HTTP(session string, x wire.Exchange) error {
+	if !w.keep {
+		x.Path = redact.Text(x.Path)
+		x.Request = RedactPayload(wire.OpText, x.Request)
+		x.Response = RedactPayload(wire.OpText, x.Response)
+	}
+	l := ExchangeLine(session, x)
 	l.Time = l.Time.UTC()
 	return w.write(l)
 }

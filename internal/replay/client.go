@@ -215,6 +215,9 @@ func newPlayer(p *Plan, opts Options) (*player, error) {
 	pl := &player{p: p, d: d, opts: opts, sc: newScript(p, corr, timed), corr: corr, tgt: tgt, ids: ids, masks: masks,
 		rw: rewriter{ids: ids, cursors: cursors, tokens: tokens, sets: sets, redacted: map[string]bool{}}, timed: timed, j: &journal{}, notify: make(chan struct{}, 1),
 		lives: map[*Conn]*live{}, errs: map[*Conn]string{}, deficit: map[*Conn]map[string]int{}, learned: map[*Conn]*learnState{}, local: map[*Conn]map[string]string{}, expect: map[*Conn]*expectation{}}
+	if note := p.HTTPNote(); note != "" {
+		pl.notes = append(pl.notes, note)
+	}
 	for _, c := range p.Conns {
 		if why, ok := pl.sc.skipped[c]; ok {
 			pl.notes = append(pl.notes, fmt.Sprintf("%s (%s) not replayed: the recorder did not judge it (%s)", c.ID, c.URL, why))

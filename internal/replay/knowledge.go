@@ -97,4 +97,9 @@ var knowledge = map[string]Knowledge{
 // KnowledgeOf returns the replay knowledge of a dialect (empty for one the
 // table does not know: every member is then compared as is, apart from
 // id-like names).
-func KnowledgeOf(dialect string) Knowledge { return knowledge[dialect] }
+func KnowledgeOf(dialect string) Knowledge {
+	if k, ok := knowledge[dialect]; ok {
+		return k
+	}
+	return definedKnowledge(dialect)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/wsconform/wsconform/internal/detect"
@@ -40,6 +41,37 @@ type Plan struct {
 	// Problems are the parts of the recording that could not be read;
 	// they were skipped.
 	Problems []recording.Problem
+	// Exchanges are the HTTP exchanges of the protocol the recording holds
+	// (hostd's login and input, http lines). Replay does not re-send them
+	// (see HTTPNote); the fixture answers them as the spec says.
+	Exchanges []wire.Exchange
+}
+
+// HTTPNote says what a replay does with the recording's HTTP exchanges:
+// it does not re-send them. A re-sent login would carry a password the
+// recording redacted (--login logs in instead), and a re-sent input names
+// a run id and carries a token of the recorded server's, and would write to
+// a PTY of the target's run again; the WebSocket frames are what a replay
+// compares. "" when the recording holds none.
+func (p *Plan) HTTPNote() string {
+	if len(p.Exchanges) == 0 {
+		return ""
+	}
+	seen := map[string]bool{}
+	var what []string
+	for _, x := range p.Exchanges {
+		k := x.Method + " " + x.Path
+		if x.Endpoint != "" {
+			k = x.Endpoint
+		}
+		if !seen[k] && len(what) < 4 {
+			seen[k] = true
+			what = append(what, k)
+		}
+	}
+	return fmt.Sprintf("%d HTTP %s of the recording (%s) not re-sent: replay re-sends WebSocket frames only (--login logs in); "+
+		"what the recorded server did after an input sent over HTTP may be missing from the replay", len(p.Exchanges),
+		map[bool]string{true: "exchange", false: "exchanges"}[len(p.Exchanges) == 1], strings.Join(what, ", "))
 }
 
 // Conn is one recorded WebSocket connection.
@@ -165,6 +197,10 @@ func (b *planBuilder) line(l recording.Line) error {
 		c.Unjudged = l.Unjudged
 	case recording.KindFrame:
 		return b.frame(l)
+	case recording.KindHTTP:
+		if x, err := l.Exchange(); err == nil && len(b.p.Exchanges) < MaxPlanFrames {
+			b.p.Exchanges = append(b.p.Exchanges, x)
+		}
 	case recording.KindClose:
 		c := b.conn(l)
 		if c.End == nil {

@@ -108,3 +108,18 @@ func aboutWhat(text string, words []string, others []refusalSpec) (named bool, o
 	}
 	return false, ""
 }
+
+// typeIs says whether a message of type got is what a receive step awaits:
+// want, or one of its alternatives ("error|observability_query_result").
+// A refusal may come in either of two forms a spec allows (an error event,
+// or the request's own answer with a failed status, as coworker's
+// observability_query_result has), and a scenario that then checks the
+// refusal's reason must accept both without picking one server's form.
+func typeIs(got, want string) bool {
+	for _, alt := range strings.Split(want, "|") {
+		if got == strings.TrimSpace(alt) {
+			return true
+		}
+	}
+	return false
+}

@@ -60,3 +60,24 @@ func TestRefusalTextBounded(t *testing.T) {
 		t.Errorf("wide refusal gave %d parts, want at most 65", n)
 	}
 }
+
+func TestTypeIs(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		got, want string
+		ok        bool
+	}{
+		{"error", "error", true},
+		{"error", "error|observability_query_result", true},
+		{"observability_query_result", "error|observability_query_result", true},
+		{"observability_query_result", "error | observability_query_result", true},
+		{"pong", "error|observability_query_result", false},
+		{"err", "error", false},
+		{"error|pong", "error|pong", false},
+	}
+	for _, c := range cases {
+		if got := typeIs(c.got, c.want); got != c.ok {
+			t.Errorf("typeIs(%q, %q) = %v, want %v", c.got, c.want, got, c.ok)
+		}
+	}
+}

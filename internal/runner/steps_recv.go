@@ -44,7 +44,7 @@ func (w *World) expect(ctx context.Context, name, typ, within string, want any) 
 	from := c.cursor
 	var near []string
 	m, err := c.waitFor(ctx, d, func(m message) (bool, bool, error) {
-		if m.typ != typ {
+		if !typeIs(m.typ, typ) {
 			return true, false, nil
 		}
 		if want != nil {
@@ -64,7 +64,7 @@ func (w *World) expect(ctx context.Context, name, typ, within string, want any) 
 		return w.missed(err, expected, typ, c, from, near)
 	}
 	w.aboutFrame(m.index, leafPointers(want, "")...)
-	w.last, w.lastDesc, w.lastIndex = m.doc, typ, m.index
+	w.last, w.lastDesc, w.lastIndex = m.doc, m.typ, m.index
 	return nil
 }
 

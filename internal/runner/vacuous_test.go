@@ -13,7 +13,7 @@ import (
 // refusalStep finds a step that expects a refusal: an error message of
 // any dialect ("error", "system.error", "error.validation", …), an HTTP
 // 4xx, a refused handshake.
-var refusalStep = regexp.MustCompile(`receives (?:an? )?"[a-z_.]*error[a-z_.]*"|HTTP status is 4|is rejected`)
+var refusalStep = regexp.MustCompile(`receives (?:an? )?"[a-z_.|]*error[a-z_.|]*"|HTTP status is 4|is rejected`)
 
 // refusalProof finds what shows that a refusal is about the thing tested:
 // its words, a code the spec lists, an exact status, a close code.

@@ -126,7 +126,7 @@ type Conn struct {
 // New returns the sessionizer of a dialect (a session per connection for a
 // dialect without a rule).
 func New(dialectName string) *Sessionizer {
-	r, ok := sessionRules[dialectName]
+	r, ok := ruleOf(dialectName)
 	if !ok {
 		r = sessionRule{perConn: true}
 	}
@@ -302,6 +302,16 @@ func (s *Sessionizer) unique(name string) string {
 			return n
 		}
 	}
+}
+
+// Shared is the session every connection of the dialect joins (hostd's
+// host and apps), and so the one an HTTP exchange of its protocol belongs
+// to; "" for a dialect whose connections name their sessions.
+func (s *Sessionizer) Shared() string {
+	if s.rule.shared == "" {
+		return ""
+	}
+	return s.bind(&Conn{}, "shared:"+s.rule.shared, s.rule.shared)
 }
 
 // Parent is the connection a newly bound one follows: the one bound to

@@ -77,3 +77,12 @@ func (c *Collector) Judged(session string, f wire.Frame, fs []Finding) {
 	}
 	c.b.Frame(session, f, typ, seq, out)
 }
+
+// JudgedHTTP files the findings of a judged HTTP exchange with its
+// session (HTTPObserver). The exchange is not in the wire log, which holds
+// frames; its findings name it (conn, index, method and path).
+func (c *Collector) JudgedHTTP(session string, _ wire.Exchange, fs []Finding) {
+	for _, x := range fs {
+		c.b.Finding(session, reports.Finding{Finding: x.Finding})
+	}
+}

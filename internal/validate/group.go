@@ -6,6 +6,7 @@ import (
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/recording"
+	"github.com/wsconform/wsconform/internal/sessionize"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
@@ -51,10 +52,15 @@ type Grouper struct {
 	idle     []string
 	frames   int
 	index    int64
+	// exchanges counts the HTTP exchanges judged.
+	exchanges int
 
 	// Observed, when set, is called for every frame a check session judged,
 	// with its findings (nil when it had none), in judging order.
 	Observed func(session string, f wire.Frame, fs []Finding)
+	// ObservedHTTP, when set, is called for every HTTP exchange a check
+	// session judged, with its findings.
+	ObservedHTTP func(session string, x wire.Exchange, fs []Finding)
 	// Bound, when set, is called when a connection joins its logical
 	// session: when it opens with one, when a session line or a frame
 	// names it, or when a pending connection becomes a session of its own.
@@ -140,6 +146,12 @@ func (g *Grouper) LinePrepared(l recording.Line, p *Prepared) []Finding {
 	case recording.KindClose:
 		g.conn(l)
 		return g.Close(l.Conn)
+	case recording.KindHTTP:
+		x, err := l.Exchange()
+		if err != nil {
+			return nil // Scan already reported the line
+		}
+		return g.HTTP(l.Session, x)
 	case recording.KindFrame:
 		if p == nil {
 			p = &Prepared{}
@@ -264,6 +276,54 @@ func (g *Grouper) frame(conn string, f wire.Frame, j *check.Judged) []Finding {
 	}
 	return out
 }
+
+// HTTP judges one HTTP exchange of the protocol in session (the one the
+// recorder tied it to; without one, the dialect's shared session, else a
+// session of its own), at its place among the frames: frames held for
+// pending connections that a binding released are judged first. An
+// exchange that is none of the dialect's declared endpoints is skipped.
+func (g *Grouper) HTTP(session string, x wire.Exchange) []Finding {
+	out := g.release()
+	g.index++
+	if x.Index == 0 {
+		x.Index = g.index
+	}
+	if _, _, ok := g.d.Endpoint(x.Method, x.Path); !ok {
+		return out // not the protocol's (a HAR's other POSTs): nothing to judge
+	}
+	switch {
+	case g.opts.OneSession:
+		session = "all"
+	case session == "":
+		if session = sessionize.New(g.d.Dialect).Shared(); session == "" {
+			session = x.ID
+		}
+	}
+	g.exchanges++
+	g.seen[session] = true
+	s := g.sessions[session]
+	if s == nil {
+		s = &sessionState{check: check.NewSession(g.d, g.opts.Check)}
+		g.sessions[session] = s
+		g.idle = append(g.idle, session) // no connection holds it open
+		if len(g.idle) > MaxIdleSessions {
+			delete(g.sessions, g.idle[0])
+			g.idle = g.idle[1:]
+		}
+	}
+	fs := s.check.ObserveHTTP(x)
+	var found []Finding
+	for _, f := range fs {
+		found = append(found, Finding{Finding: f, Session: session})
+	}
+	if g.ObservedHTTP != nil {
+		g.ObservedHTTP(session, x, found)
+	}
+	return append(out, found...)
+}
+
+// Exchanges is how many HTTP exchanges were judged.
+func (g *Grouper) Exchanges() int { return g.exchanges }
 
 // Close ends a connection: a pending one becomes a session of its own and
 // its held frames are judged; the session forgets the connection's state.

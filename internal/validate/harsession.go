@@ -54,6 +54,8 @@ func (h *harSessions) line(l recording.Line, emit func(recording.Line)) {
 			emit(h.bound(c, s, l))
 		}
 		return
+	case recording.KindHTTP:
+		l.Session = h.sz.Shared()
 	case recording.KindClose:
 		c := h.conns[l.Conn]
 		if c == nil {

@@ -53,6 +53,12 @@ type Observer interface {
 	Judged(session string, f wire.Frame, fs []Finding)
 }
 
+// HTTPObserver is what an Observer implements to see the HTTP exchanges
+// of the protocol too (recording lines "http"), as they are judged.
+type HTTPObserver interface {
+	JudgedHTTP(session string, x wire.Exchange, fs []Finding)
+}
+
 // Finding is a check finding located in its session.
 type Finding struct {
 	check.Finding
@@ -68,6 +74,9 @@ type Result struct {
 	Sessions      int              `json:"sessions"`
 	Conns         int              `json:"connections"`
 	Frames        int              `json:"frames"`
+	// Exchanges counts the HTTP exchanges of the protocol judged (hostd's
+	// login and input, recording lines "http").
+	Exchanges int `json:"http_exchanges,omitempty"`
 	// Problems are the parts of the file that could not be read (the first
 	// MaxUnreadable of them); each is a recording.unreadable finding too.
 	Problems []recording.Problem `json:"problems,omitempty"`
@@ -133,6 +142,9 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 	if o := opts.Observer; o != nil {
 		o.Begin(name, reason)
 		g.Observed, g.Bound = o.Judged, o.Bound
+		if ho, ok := o.(HTTPObserver); ok {
+			g.ObservedHTTP = ho.JudgedHTTP
+		}
 	}
 	judgePrepared := func(l recording.Line, p *Prepared) {
 		if !pre.rewrite(&l) {
@@ -178,7 +190,7 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 		u.end()
 	}
 	res.Source = src
-	res.Sessions, res.Conns, res.Frames = g.Sessions(), g.Conns(), g.Frames()
+	res.Sessions, res.Conns, res.Frames, res.Exchanges = g.Sessions(), g.Conns(), g.Frames(), g.Exchanges()
 	res.Notes = pre.notes(name)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -313,6 +325,9 @@ func chooseDialect(path, want string) (string, string, error) {
 	}
 	if dialect.Known(header) {
 		return header, reason, nil
+	}
+	if strings.HasPrefix(header, dialect.ImportedPrefix) {
+		return "", "", fmt.Errorf("%w: the recording header names %s, a protocol read from an AsyncAPI document: give that document with --protocol FILE", ErrNoDialect, header)
 	}
 	if frames == 0 {
 		if problems > 0 {

@@ -21,6 +21,9 @@ func (s *session) clientHello(p *payload) func() {
 // already checked is this connection's.
 func (s *session) ping(p *payload) func() {
 	return func() {
+		if s.mutated(mutPingUnanswered) {
+			return
+		}
 		h := s.h("pong")
 		if s.mutated(mutPongForeignSession) {
 			h.SessionID = foreignSessionID
@@ -49,6 +52,9 @@ func echoOf(s *session, p *payload) userMessageEcho {
 func (s *session) askResponse(p *payload) func() {
 	id := p.name("requestId")
 	answer := p.str("answer")
+	if s.mutated(mutAnswerIgnored) {
+		answer = "None"
+	}
 	return func() {
 		s.answer("ask", id, reply{answer: answer}, srcSession)
 	}
@@ -59,6 +65,12 @@ func (s *session) askResponse(p *payload) func() {
 func (s *session) approvalResponse(p *payload) func() {
 	id := p.name("requestId")
 	approved := p.boolean("approved")
+	switch {
+	case s.mutated(mutApprovalDeclined):
+		approved = false
+	case s.mutated(mutDenialIgnored):
+		approved = true
+	}
 	return func() {
 		s.answer("approval", id, reply{approved: approved}, srcTool)
 	}

@@ -17,7 +17,28 @@ const (
 	mutErrorCode          = "coworker-error-code-unlisted"
 	mutResetMisnamed      = "coworker-reset-answered-as-reset"
 	mutSessionResumed     = "coworker-session-resumed"
+
+	// Behaviours a real server may have that make a scenario prove
+	// nothing (issue 24, vacuous passes): no check rule fires, and the
+	// runner's mutation tables name the scenarios that must go
+	// inconclusive (or fail, where the behaviour is also a violation).
+	// Observability off and refusal texts that name nothing are the
+	// server's choice (Allowed); the others break the spec.
+	mutObservabilityOff = "coworker-observability-disabled"
+	mutApprovalDeclined = "coworker-approval-always-declined"
+	mutDenialIgnored    = "coworker-approval-denial-ignored"
+	mutAnswerIgnored    = "coworker-ask-answer-ignored"
+	mutRefusalUnnamed   = "coworker-refusals-name-nothing"
+	mutPingUnanswered   = "coworker-ping-unanswered"
 )
+
+// observabilityOffMessage is agent-coworker's own answer to every query
+// when its observability is off (src/observability/query.ts).
+const observabilityOffMessage = "Observability is disabled for this session."
+
+// unnamedRefusal is the text of every error under mutRefusalUnnamed: it
+// names no member, value or condition.
+const unnamedRefusal = "Request refused."
 
 // foreignSessionID is the session id of no connection, for the mutation
 // that makes pong carry another session's id.
@@ -48,4 +69,16 @@ var Mutations = []server.Mutation{
 		Summary: "reset is confirmed with a message of type reset, a client type, instead of reset_done (§reset_done)"},
 	{Name: mutSessionResumed, Rule: "coworker.no-resumption",
 		Summary: "a connection to /ws?resumeSessionId=ID gets session ID back, as agent-coworker does (§Connection: \"there is no resumption\")"},
+	{Name: mutObservabilityOff, Allowed: true,
+		Summary: "observability is off, as on agent-coworker without a back end: observability_status enabled false and every non-blank observability_query answered by a result with status \"error\" and \"" + observabilityOffMessage + "\", whatever its window, and every SLO check unmeasured (actual null, pass false)"},
+	{Name: mutApprovalDeclined,
+		Summary: "every approval_response is taken as a denial, approved: true included: no approved command ever runs"},
+	{Name: mutDenialIgnored,
+		Summary: "approval_response {approved: false} runs the command as if approved (§approval_response: \"Approve or deny a command\")"},
+	{Name: mutAnswerIgnored,
+		Summary: "an ask_response unblocks the agent without its answer: the reply is \"You answered: None\""},
+	{Name: mutPingUnanswered,
+		Summary: "no ping is answered (§ping → pong), so \"the old sessionId gets no pong\" holds for every sessionId"},
+	{Name: mutRefusalUnnamed, Allowed: true,
+		Summary: "every error event's message is \"" + unnamedRefusal + "\": the codes stay right, but no refusal says what it is about"},
 }

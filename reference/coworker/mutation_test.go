@@ -55,10 +55,13 @@ func TestMutations(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, m := range coworker.Mutations {
-		if !strings.HasPrefix(m.Name, "coworker-") || seen[m.Name] || !rules[m.Rule] || m.Summary == "" {
-			t.Errorf("mutation %+v: want a unique coworker- name, a summary and a known rule", m)
+		if !strings.HasPrefix(m.Name, "coworker-") || seen[m.Name] || (m.Rule != "" && !rules[m.Rule]) || m.Summary == "" {
+			t.Errorf("mutation %+v: want a unique coworker- name, a summary and a known rule (or none)", m)
 		}
 		seen[m.Name] = true
+		if m.Rule == "" {
+			continue // a vacuous pass it fakes: internal/runner's mutation tables
+		}
 		t.Run(m.Name, func(t *testing.T) {
 			t.Parallel()
 			srv := start(t, func(o *reftest.Options) {

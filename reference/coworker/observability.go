@@ -26,7 +26,7 @@ type observabilityStatusEvent struct {
 }
 
 func observabilityStatus(s *session) observabilityStatusEvent {
-	return observabilityStatusEvent{head: s.h("observability_status"), Enabled: true, Observability: observabilityConfig}
+	return observabilityStatusEvent{head: s.h("observability_status"), Enabled: !s.mutated(mutObservabilityOff), Observability: observabilityConfig}
 }
 
 type queryResult struct {
@@ -36,6 +36,9 @@ type queryResult struct {
 	ToMs      int64  `json:"toMs"`
 	Status    string `json:"status"`
 	Data      any    `json:"data"`
+	// Error says why a query whose status is "error" failed (agent-coworker
+	// sends it; the spec's envelope shows only status "ok").
+	Error string `json:"error,omitempty"`
 }
 
 type queryResultEvent struct {
@@ -73,6 +76,12 @@ func (s *session) observabilityQuery(p *payload) func() {
 			return
 		}
 		from, to := s.window(from, to, hasFrom, hasTo, observabilityConfig.DefaultWindowSec)
+		if s.mutated(mutObservabilityOff) {
+			s.emit(queryResultEvent{head: s.h("observability_query_result"), Result: queryResult{
+				QueryType: qt, Query: text, FromMs: from, ToMs: to, Status: "error", Error: observabilityOffMessage,
+			}})
+			return
+		}
 		if from > to {
 			s.fail(codeObservabilityError, srcObservability, fmt.Sprintf("query failed: fromMs %d is after toMs %d", from, to))
 			return
@@ -151,8 +160,12 @@ type sloCheck struct {
 	Op        string  `json:"op"`
 	Threshold float64 `json:"threshold"`
 	WindowSec int64   `json:"windowSec"`
-	Actual    float64 `json:"actual"`
-	Pass      bool    `json:"pass"`
+	// Actual is null when nothing could be measured (observability off).
+	Actual *float64 `json:"actual"`
+	Pass   bool     `json:"pass"`
+	// Reason says why a check could not be measured (agent-coworker sends
+	// it; the spec does not show it).
+	Reason string `json:"reason,omitempty"`
 }
 
 type sloResult struct {
@@ -197,10 +210,15 @@ func (s *session) harnessSloEvaluate(p *payload) func() {
 				s.fail(codeObservabilityError, srcObservability, fmt.Sprintf("SLO evaluation failed: check %q has an empty query", clip(ck.ID)))
 				return
 			}
-			ck.Actual = sloActuals[ck.Type]
-			ck.Pass = compare(ck.Actual, ck.Op, ck.Threshold)
-			res.Passed = res.Passed && ck.Pass
 			widest = max(widest, ck.WindowSec)
+			if s.mutated(mutObservabilityOff) {
+				ck.Reason, res.Passed = observabilityOffMessage, false
+				continue
+			}
+			actual := sloActuals[ck.Type]
+			ck.Actual = &actual
+			ck.Pass = compare(actual, ck.Op, ck.Threshold)
+			res.Passed = res.Passed && ck.Pass
 		}
 		res.FromMs, res.ToMs = s.window(0, 0, false, false, widest)
 		s.emit(sloResultEvent{head: s.h("harness_slo_result"), Result: res})

@@ -79,6 +79,9 @@ func (s *session) fail(code, source, msg string) {
 	if s.mutated(mutErrorCode) {
 		code = "agent_failure"
 	}
+	if s.mutated(mutRefusalUnnamed) {
+		msg = unnamedRefusal
+	}
 	s.emit(errorEvent{head: s.h("error"), Message: msg, Code: code, Source: source})
 }
 

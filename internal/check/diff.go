@@ -1,7 +1,6 @@
 package check
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -97,7 +96,7 @@ func walkDiff(ptr string, a, b any, out *[]string) {
 		}
 		return
 	}
-	if !bytes.Equal(jsonx.Canonical(a), jsonx.Canonical(b)) {
+	if !jsonx.Equal(a, b) {
 		p := ptr
 		if p == "" {
 			p = "/"

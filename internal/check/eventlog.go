@@ -1,10 +1,6 @@
 package check
 
-import (
-	"bytes"
-
-	"github.com/wsconform/wsconform/internal/jsonx"
-)
+import "github.com/wsconform/wsconform/internal/jsonx"
 
 // eventLog remembers the events of a session by id (an event_id, a seq, a
 // run_id+seq) so that a later delivery of the same id, a fan-out copy or a
@@ -14,11 +10,12 @@ type eventLog struct {
 	byKey *recent[logged]
 }
 
-// logged is the first sighting of an id: the compared view of the event,
-// its canonical form and where it was seen.
+// logged is the first sighting of an id: the compared view of the event
+// and where it was seen. The view is compared with jsonx.Equal, which
+// agrees with comparing canonical forms without rendering them; a diff is
+// made from the view only when a finding needs one.
 type logged struct {
 	doc   any
-	canon []byte
 	frame int64
 	conn  string
 }
@@ -32,11 +29,10 @@ func newEventLog(window int) *eventLog {
 // key on first sight and returns (nil, false). On a later sight it returns
 // the original and whether the view differs from it.
 func (l *eventLog) compare(key string, m *message, view any) (orig *logged, differs bool) {
-	canon := jsonx.Canonical(view)
 	if o, ok := l.byKey.get(key); ok {
-		return &o, !bytes.Equal(o.canon, canon)
+		return &o, !jsonx.Equal(o.doc, view)
 	}
-	l.byKey.put(key, logged{doc: view, canon: canon, frame: m.Frame.Index, conn: m.Frame.Conn})
+	l.byKey.put(key, logged{doc: view, frame: m.Frame.Index, conn: m.Frame.Conn})
 	return nil, false
 }
 
@@ -47,12 +43,59 @@ func (l *eventLog) has(key string) bool {
 }
 
 // without returns doc minus the members at the given pointers, copying
-// only the objects on the way so the original stays intact.
+// only the objects on the way so the original stays intact. The top-level
+// object is copied once for all the pointers, not once per member removed
+// (two to five copies per myagent event before issue 26).
 func without(doc any, ptrs []string) any {
-	for _, p := range ptrs {
-		doc = removeAt(doc, p)
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return doc
 	}
-	return doc
+	var cp map[string]any
+	for _, p := range ptrs {
+		head, rest, ok := pointerHead(p)
+		if !ok {
+			continue
+		}
+		src := obj
+		if cp != nil {
+			src = cp
+		}
+		child, present := src[head]
+		if !present {
+			continue
+		}
+		if cp == nil {
+			cp = make(map[string]any, len(obj))
+			for k, v := range obj {
+				cp[k] = v
+			}
+		}
+		if rest == "" {
+			delete(cp, head)
+		} else {
+			cp[head] = removeAt(child, rest)
+		}
+	}
+	if cp == nil {
+		return doc
+	}
+	return cp
+}
+
+// pointerHead splits "/a/b/c" into "a" and "/b/c"; ok is false for a
+// pointer removeAt does not follow.
+func pointerHead(ptr string) (head, rest string, ok bool) {
+	if len(ptr) < 2 || ptr[0] != '/' {
+		return "", "", false
+	}
+	head = ptr[1:]
+	for i := 0; i < len(head); i++ {
+		if head[i] == '/' {
+			return head[:i], head[i:], true
+		}
+	}
+	return head, "", true
 }
 
 func removeAt(doc any, ptr string) any {

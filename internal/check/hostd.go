@@ -153,6 +153,22 @@ type hdRun struct {
 	// unacked are the seqs the host sent above ack, in order, with the
 	// connection that last sent each: what its spool still holds.
 	unacked []hdSentSeq
+	// unackedBy counts unacked by connection: resume looks for a seq sent
+	// on another connection, and a run whose spool is all this
+	// connection's has none (without the count, a host streaming without
+	// acks made resume walk the whole window on every event).
+	unackedBy map[string]int
+}
+
+// noteUnacked counts an entry of unacked as sent on conn (n = 1) or no
+// longer (n = -1).
+func (st *hdRun) noteUnacked(conn string, n int) {
+	if st.unackedBy == nil {
+		st.unackedBy = map[string]int{}
+	}
+	if st.unackedBy[conn] += n; st.unackedBy[conn] == 0 {
+		delete(st.unackedBy, conn)
+	}
 }
 
 type hdSentSeq struct {
@@ -476,8 +492,9 @@ func (r *hostd) spool(c *hdConn, m *message, st *hdRun, run string, seq int64) [
 // again on this one, below the seq the host now sends, was skipped.
 func (r *hostd) resume(c *hdConn, m *message, st *hdRun, run string, seq int64) []Finding {
 	var out []Finding
+	others := st.unackedBy[m.Frame.Conn] < len(st.unacked)
 	for _, u := range st.unacked {
-		if u.seq >= seq || c.skipped[run] {
+		if !others || u.seq >= seq || c.skipped[run] {
 			break
 		}
 		if u.conn == m.Frame.Conn {
@@ -505,9 +522,12 @@ func (r *hostd) resume(c *hdConn, m *message, st *hdRun, run string, seq int64) 
 	i, found := slices.BinarySearchFunc(st.unacked, seq, func(u hdSentSeq, s int64) int { return cmp.Compare(u.seq, s) })
 	switch {
 	case found:
+		st.noteUnacked(st.unacked[i].conn, -1)
+		st.noteUnacked(m.Frame.Conn, 1)
 		st.unacked[i].conn, st.unacked[i].frame = m.Frame.Conn, m.Frame.Index
 	case len(st.unacked) < r.window:
 		st.unacked = slices.Insert(st.unacked, i, hdSentSeq{seq: seq, conn: m.Frame.Conn, frame: m.Frame.Index})
+		st.noteUnacked(m.Frame.Conn, 1)
 	}
 	return out
 }
@@ -608,6 +628,9 @@ func (r *hostd) ack(c *hdConn, m *message) []Finding {
 	if !st.hasAck || last > st.ack {
 		st.hasAck, st.ack, st.ackConn, st.ackFrame = true, last, m.Frame.Conn, m.Frame.Index
 		n, _ := slices.BinarySearchFunc(st.unacked, last+1, func(u hdSentSeq, s int64) int { return cmp.Compare(u.seq, s) })
+		for _, u := range st.unacked[:n] {
+			st.noteUnacked(u.conn, -1)
+		}
 		st.unacked = slices.Delete(st.unacked, 0, n)
 	}
 	return out

@@ -1,9 +1,7 @@
 package check
 
 import (
-	"bytes"
 	"fmt"
-	"hash/fnv"
 	"sort"
 	"strconv"
 	"strings"
@@ -191,7 +189,6 @@ type maOrig struct {
 	frame int64
 	conn  string
 	doc   any // the event less maReplayIgnore
-	canon []byte
 }
 
 type maConn struct {
@@ -565,7 +562,7 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 	replay := c.resumed && !c.own
 	seen := replay && r.log.has(key)
 	before = c.delivered.has(e)
-	ptr, se := base+"/seq", strconv.FormatInt(e, 10)
+	ptr, se := base+"/seq", key
 	switch {
 	case replay && c.hasFrom && e < c.from:
 		fd := maReplayDuplicate.fire(m, "seq %d delivered again after user.reconnect_with_state{last_seq: %d}", e, c.from)
@@ -592,17 +589,16 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 		c.hasLast, c.last, c.lastFrame = true, e, m.Frame.Index
 	}
 	c.delivered.add(e)
-	what := fmt.Sprintf("seq %d", e)
 	orig, differs := c.log.compare(key, m, view)
 	switch {
 	case orig != nil: // a retry on this connection
 		if differs {
-			out = append(out, replayMismatch(maRetryMismatch, m, orig, view, base, what+" on the same connection"))
+			out = append(out, replayMismatch(maRetryMismatch, m, orig, view, base, "seq "+se+" on the same connection"))
 		}
 	case replay:
 		orig, differs = r.log.compare(key, m, view)
 		if differs {
-			out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, what))
+			out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, "seq "+se))
 		}
 	case !c.own:
 		orig, _ = r.log.compare(key, m, view) // recorded for later replays, never judged
@@ -623,10 +619,9 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 // original remembers an event as the session first delivered it.
 func (r *myagent) original(m *message, doc map[string]any, e int64) {
 	v := without(doc, maReplayIgnore)
-	canon := jsonx.Canonical(v)
-	o := maOrig{seq: e, frame: m.Frame.Index, conn: m.Frame.Conn, doc: v, canon: canon}
+	o := maOrig{seq: e, frame: m.Frame.Index, conn: m.Frame.Conn, doc: v}
 	r.bySeq.put(strconv.FormatInt(e, 10), o)
-	k := maContentKey(canon)
+	k := maContentKey(v)
 	list, _ := r.origs.get(k)
 	// drop the originals the session forgot (bySeq evicted their seq, or
 	// holds another event under it): oldest first, so the list stays
@@ -643,15 +638,15 @@ func (r *myagent) remembers(o maOrig) bool {
 	return ok && b.frame == o.frame && b.conn == o.conn
 }
 
-// candidates lists the originals with content canon that the replay on c
+// candidates lists the originals with content v that the replay on c
 // may deliver now: still remembered, not yet replayed on c, and not before
 // the request's last_seq (a replay delivers what follows it; last_seq
 // itself is tolerated, as in deliver).
-func (r *myagent) candidates(c *maConn, canon []byte) []maOrig {
-	list, _ := r.origs.get(maContentKey(canon))
+func (r *myagent) candidates(c *maConn, v any) []maOrig {
+	list, _ := r.origs.get(maContentKey(v))
 	var out []maOrig
 	for _, o := range list {
-		if r.remembers(o) && !c.replayed[o.seq] && (!c.hasFrom || o.seq >= c.from) {
+		if jsonx.Equal(o.doc, v) && r.remembers(o) && !c.replayed[o.seq] && (!c.hasFrom || o.seq >= c.from) {
 			out = append(out, o)
 		}
 	}
@@ -673,9 +668,8 @@ func (r *myagent) candidates(c *maConn, canon []byte) []maOrig {
 // A match found by orig_seq alone is compared with its original.
 func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, base string) ([]Finding, bool) {
 	v := without(doc, maReplayIgnore)
-	canon := jsonx.Canonical(v)
 	n, named := jsonx.Int64(jsonx.FieldOr(doc["metadata"], "orig_seq"))
-	cands := r.candidates(c, canon)
+	cands := r.candidates(c, v)
 	var o maOrig
 	var out []Finding
 	found := false
@@ -707,8 +701,8 @@ func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, b
 		if o, ok = r.bySeq.get(strconv.FormatInt(n, 10)); !ok {
 			return nil, false
 		}
-		if !bytes.Equal(o.canon, canon) {
-			orig := &logged{doc: o.doc, canon: o.canon, frame: o.frame, conn: o.conn}
+		if !jsonx.Equal(o.doc, v) {
+			orig := &logged{doc: o.doc, frame: o.frame, conn: o.conn}
 			out = append(out, replayMismatch(maReplayMismatch, m, orig, v, base, fmt.Sprintf("seq %d (metadata.orig_seq)", n)))
 		}
 	}
@@ -733,11 +727,12 @@ func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, b
 	return append(out, fd), true
 }
 
-// maContentKey is a short key for an event's canonical form.
-func maContentKey(canon []byte) string {
-	h := fnv.New128a()
-	h.Write(canon)
-	return string(h.Sum(nil))
+// maContentKey keys an event by content: jsonx.Hash of it, which agrees
+// with comparing canonical forms without rendering one. Events under one
+// key are told apart with jsonx.Equal (candidates), so a collision of the
+// 64-bit hash costs a comparison, never a wrong match.
+func maContentKey(v any) string {
+	return strconv.FormatUint(jsonx.Hash(v), 36)
 }
 
 // numbersOwn reports whether an event delivered on a connection that has
@@ -745,7 +740,7 @@ func maContentKey(canon []byte) string {
 // session delivered another event under the same seq on another connection.
 func (r *myagent) numbersOwn(m *message, key string, view any) bool {
 	o, ok := r.log.byKey.get(key)
-	return ok && o.conn != m.Frame.Conn && !bytes.Equal(o.canon, jsonx.Canonical(view))
+	return ok && o.conn != m.Frame.Conn && !jsonx.Equal(o.doc, view)
 }
 
 // gap moves the replay cursor of a resumed connection to e and reports

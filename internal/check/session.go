@@ -79,6 +79,10 @@ func (s *Session) Dialect() *dialect.Dialect { return s.d }
 // Observe judges one frame in the context of every frame before it and
 // returns the findings it makes, in the order the rules fired.
 func (s *Session) Observe(f wire.Frame) []Finding {
+	return s.observe(f, nil)
+}
+
+func (s *Session) observe(f wire.Frame, j *Judged) []Finding {
 	st, ok := s.conns[f.Conn]
 	if !ok {
 		st = &connState{closed: map[wire.Direction]bool{}}
@@ -95,7 +99,7 @@ func (s *Session) Observe(f wire.Frame) []Finding {
 	if st.closed[f.Dir] && (f.Op == wire.OpText || f.Op == wire.OpBinary) {
 		return []Finding{afterClose(f)}
 	}
-	m, out := stateless(s.d, f, s.lim)
+	m, out := s.judged(f, j)
 	if m != nil && m.Known {
 		out = append(out, s.rules.observe(m)...)
 	} else if u, ok := s.rules.(unknownObserver); ok && m != nil {

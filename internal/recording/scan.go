@@ -3,7 +3,6 @@ package recording
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 )
@@ -34,6 +33,18 @@ func Scan(r io.Reader, fn func(Line) error) (Source, []Problem, error) {
 // HAR, which is read twice; any other reader's HAR is read into memory, up
 // to MaxHARBytes.
 func ScanEach(r io.Reader, line func(Line) error, problem func(Problem)) (Source, error) {
+	return ScanEachPrepared(r, nil, func(l Line, _ any) error { return line(l) }, problem)
+}
+
+// ScanEachPrepared is ScanEach that also runs prepare (when not nil) on
+// every line and hands its result to line with it. prepare must be safe
+// for concurrent use: on a JSONL file it runs on the cores that parse the
+// lines ahead, so work that needs only the line (decoding and checking a
+// frame by itself) leaves the caller's goroutine.
+func ScanEachPrepared(r io.Reader, prepare func(Line) any, line func(Line, any) error, problem func(Problem)) (Source, error) {
+	if prepare == nil {
+		prepare = func(Line) any { return nil }
+	}
 	ra, base, size, seekable := readerAt(r)
 	br := bufio.NewReaderSize(r, 64<<10)
 	if isHAR(br) {
@@ -47,22 +58,11 @@ func ScanEach(r io.Reader, line func(Line) error, problem func(Problem)) (Source
 			}
 			ra, base, size = bytes.NewReader(b), 0, int64(len(b))
 		}
-		return SourceHAR, scanHAR(ra, base, size, line, problem)
+		return SourceHAR, scanHAR(ra, base, size, func(l Line) error { return line(l, prepare(l)) }, problem)
 	}
 	rr := NewReader(br)
 	rr.OnProblem = problem
-	for {
-		l, err := rr.Next()
-		if errors.Is(err, io.EOF) {
-			return SourceJSONL, nil
-		}
-		if err != nil {
-			return SourceJSONL, err
-		}
-		if err := line(l); err != nil {
-			return SourceJSONL, err
-		}
-	}
+	return SourceJSONL, scanLines(rr, seekable, prepare, line, problem)
 }
 
 // readerAt returns r as an io.ReaderAt with its current offset and its

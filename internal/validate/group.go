@@ -83,6 +83,29 @@ type connState struct {
 type pendingFrame struct {
 	conn string
 	f    wire.Frame
+	j    *check.Judged
+}
+
+// Prepared is a frame line read ahead of its judging: its frame, and the
+// stateless rules applied to it (check.Prejudge), by PrepareLine on any
+// goroutine. File prepares lines on the cores that parse them.
+type Prepared struct {
+	f   wire.Frame
+	err error
+	j   *check.Judged
+}
+
+// PrepareLine prepares a frame line for LinePrepared (nil for other
+// lines). It is safe for concurrent use.
+func PrepareLine(d *dialect.Dialect, l recording.Line, lim check.Limits) *Prepared {
+	if l.Kind != recording.KindFrame {
+		return nil
+	}
+	f, err := l.Frame()
+	if err != nil {
+		return &Prepared{err: err}
+	}
+	return &Prepared{f: f, j: check.Prejudge(d, f, lim)}
 }
 
 // NewGrouper starts grouping frames of dialect d.
@@ -102,6 +125,12 @@ func (g *Grouper) Frames() int { return g.frames }
 
 // Line routes one recording line.
 func (g *Grouper) Line(l recording.Line) []Finding {
+	return g.LinePrepared(l, nil)
+}
+
+// LinePrepared is Line with the line's frame prepared by PrepareLine (p
+// nil: prepared here). The findings are those Line gives.
+func (g *Grouper) LinePrepared(l recording.Line, p *Prepared) []Finding {
 	switch l.Kind {
 	case recording.KindOpen:
 		if _, known := g.conns[l.Conn]; known {
@@ -124,8 +153,11 @@ func (g *Grouper) Line(l recording.Line) []Finding {
 		}
 		return g.HTTP(l.Session, x)
 	case recording.KindFrame:
-		f, err := l.Frame()
-		if err != nil {
+		if p == nil {
+			p = &Prepared{}
+			p.f, p.err = l.Frame()
+		}
+		if p.err != nil {
 			return nil // Scan already reported the line
 		}
 		c := g.conn(l)
@@ -134,7 +166,7 @@ func (g *Grouper) Line(l recording.Line) []Finding {
 			// connection too, for recorders that write no session line.
 			g.Bind(l.Conn, l.Session)
 		}
-		return g.Frame(l.Conn, f)
+		return g.frame(l.Conn, p.f, p.j)
 	}
 	return nil
 }
@@ -214,6 +246,10 @@ func (g *Grouper) bind(c *connState, session string) {
 // returns the findings made now: on this frame, and on held frames that a
 // binding released.
 func (g *Grouper) Frame(conn string, f wire.Frame) []Finding {
+	return g.frame(conn, f, nil)
+}
+
+func (g *Grouper) frame(conn string, f wire.Frame, j *check.Judged) []Finding {
 	out := g.release()
 	c, ok := g.conns[conn]
 	if !ok {
@@ -229,9 +265,9 @@ func (g *Grouper) Frame(conn string, f wire.Frame) []Finding {
 		f.URL = c.url
 	}
 	if !c.pending {
-		return append(out, g.observe(c.session, f)...)
+		return append(out, g.observe(c.session, f, j)...)
 	}
-	g.pending = append(g.pending, pendingFrame{conn: conn, f: f})
+	g.pending = append(g.pending, pendingFrame{conn: conn, f: f, j: j})
 	c.held++
 	c.heldSize += len(f.Payload)
 	if c.held >= maxPendingFrames || c.heldSize >= maxPendingBytes {
@@ -346,14 +382,14 @@ func (g *Grouper) release() []Finding {
 			continue
 		}
 		c.held, c.heldSize = 0, 0
-		out = append(out, g.observe(c.session, p.f)...)
+		out = append(out, g.observe(c.session, p.f, p.j)...)
 	}
 	clear(g.pending[len(kept):])
 	g.pending = kept
 	return out
 }
 
-func (g *Grouper) observe(session string, f wire.Frame) []Finding {
+func (g *Grouper) observe(session string, f wire.Frame, j *check.Judged) []Finding {
 	s := g.sessions[session]
 	if s == nil {
 		// Evicted while idle and now seen again without a new binding
@@ -361,7 +397,7 @@ func (g *Grouper) observe(session string, f wire.Frame) []Finding {
 		s = &sessionState{check: check.NewSession(g.d, g.opts.Check)}
 		g.sessions[session] = s
 	}
-	fs := s.check.Observe(f)
+	fs := s.check.ObserveJudged(f, j)
 	var out []Finding
 	if len(fs) > 0 {
 		out = make([]Finding, len(fs))

@@ -146,14 +146,21 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 			g.ObservedHTTP = ho.JudgedHTTP
 		}
 	}
-	judge := func(l recording.Line) {
+	judgePrepared := func(l recording.Line, p *Prepared) {
 		if !pre.rewrite(&l) {
 			return
 		}
 		if opts.Observer != nil {
 			opts.Observer.Line(l)
 		}
-		res.Findings = append(res.Findings, g.Line(l)...)
+		res.Findings = append(res.Findings, g.LinePrepared(l, p)...)
+	}
+	judge := func(l recording.Line) { judgePrepared(l, nil) }
+	// A JSONL file's frames are decoded and schema-checked on the cores
+	// that parse its lines, ahead of the sessions that judge them in order.
+	prepare := func(l recording.Line) any { return PrepareLine(d, l, opts.Check.Limits) }
+	if src == recording.SourceHAR {
+		prepare = nil
 	}
 	var hs *harSessions
 	if src == recording.SourceHAR {
@@ -161,7 +168,7 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 	}
 	u := unreadable{res: &res, obs: opts.Observer}
 	lines := 0
-	src, err = recording.ScanEach(f, func(l recording.Line) error {
+	src, err = recording.ScanEachPrepared(f, prepare, func(l recording.Line, p any) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -173,7 +180,8 @@ func File(ctx context.Context, path string, opts Options) (Result, error) {
 			}
 			hs.line(l, judge)
 		} else {
-			judge(l)
+			pl, _ := p.(*Prepared)
+			judgePrepared(l, pl)
 		}
 		return nil
 	}, u.add)

@@ -65,7 +65,7 @@ func commands() []command {
 		{"validate", "judge recordings and HAR files offline", runValidate},
 		{"replay", "replay a recording's client side against a server and diff the answers", runReplay},
 		{"merge", "merge the JSON reports of a run split with --shard into one report", runMerge},
-		{"export", "export a recording as a Chrome DevTools HAR file", runExport},
+		{"export", "export a recording as a Chrome DevTools HAR file, or a dialect as an AsyncAPI 3 document", runExport},
 		{"serve", "run the reference server of every dialect", runServe},
 		{"rules", "print the rule catalogue", runRules},
 		{"requirements", "list the spec requirements and the rules and scenarios that cite them", runRequirements},
@@ -109,7 +109,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 func printUsage(w io.Writer) {
 	fmt.Fprintf(w, "%s: conformance tester for JSON-over-WebSocket agent protocols\n\nUsage:\n  wsconform <command> [flags]\n\nCommands:\n", version.String())
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'wsconform <command> --help' for a command's flags.\n")
 	fmt.Fprintf(w, "Exit codes: 0 pass, 1 conformance failure, 2 usage error, 3 unreadable input or harness error, 130 interrupted (Ctrl-C, SIGTERM).\n")

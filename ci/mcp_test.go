@@ -2,21 +2,16 @@ package ci
 
 import (
 	"context"
+	"github.com/wsconform/wsconform/internal/mcpserver/mcptest"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
-
-	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/runner"
-	"github.com/wsconform/wsconform/internal/web"
 	"github.com/wsconform/wsconform/reference"
-	"github.com/wsconform/wsconform/reference/server"
 )
 
 // installMCPSDK is how the MCP client test gets its npm dependency
@@ -91,80 +86,13 @@ func startMinicodex(t *testing.T, mutate ...string) string {
 	return srv.URL
 }
 
-// liveView is wsproxy --web in front of a minicodex server that repeats
-// an event_id: one client turn goes through it, then the proxy is shut
-// down, which drains its validator, so the web view's report holds the
-// minicodex.event-id-order finding before the client asks (the view
-// keeps serving the final report).
+// liveView is a wsproxy --web whose validator found minicodex.event-id-order
+// on one turn and was then drained, so the web view's report holds the
+// finding before the client asks (the view keeps serving the final report).
 func liveView(t *testing.T) string {
 	t.Helper()
-	ref, err := reference.Start(context.Background(), "127.0.0.1:0", reference.Options{Dialects: []string{"minicodex"},
-		Mutate: []string{"minicodex-event-id-repeats"}, Config: server.Config{Heartbeat: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lv, err := web.Listen(context.Background(), web.Config{Listen: "127.0.0.1:0", Title: "ci"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := proxy.New(proxy.Config{Upstream: ref.URL, Dialect: "minicodex", Live: lv.Observer(), Console: discard{}, Quiet: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lv.Start(p)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
-	go func() { _ = hs.Serve(ln) }()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	minicodexTurn(t, "ws://"+ln.Addr().String()+"/ws")
-	go func() { _ = hs.Shutdown(ctx) }()
-	if err := p.Shutdown(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		lv.Stop()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = ref.Shutdown(ctx)
-	})
-	return lv.URL
-}
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
-// minicodexTurn plays hello, one send and reads up to turn_done.
-func minicodexTurn(t *testing.T, url string) {
-	t.Helper()
-	ws, _, err := websocket.DefaultDialer.Dial(url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	deadline := time.Now().Add(30 * time.Second)
-	_ = ws.SetWriteDeadline(deadline)
-	_ = ws.SetReadDeadline(deadline)
-	for _, m := range []map[string]any{{"type": "hello", "v": "1.0.0", "client_capabilities": []string{}},
-		{"type": "send", "text": "hi", "req_id": "r1"}} {
-		if err := ws.WriteJSON(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for {
-		var m struct {
-			Type string `json:"type"`
-		}
-		if err := ws.ReadJSON(&m); err != nil {
-			t.Fatalf("reading up to turn_done: %v", err)
-		}
-		if m.Type == "turn_done" {
-			break
-		}
-	}
-	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1000, "done"), deadline)
+	stack := mcptest.StartLiveStack(t)
+	mcptest.Turn(t, stack.ProxyURL)
+	stack.Drain(t)
+	return stack.WebURL
 }

@@ -2,19 +2,12 @@ package mcpserver
 
 import (
 	"context"
-	"net"
-	"net/http"
+	"github.com/wsconform/wsconform/internal/mcpserver/mcptest"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/gorilla/websocket"
-
-	"github.com/wsconform/wsconform/internal/proxy"
 	"github.com/wsconform/wsconform/internal/runner"
-	"github.com/wsconform/wsconform/internal/web"
 	"github.com/wsconform/wsconform/reference"
-	"github.com/wsconform/wsconform/reference/server"
 )
 
 // startRef starts a minicodex reference server with mutations.
@@ -33,94 +26,13 @@ func startRef(t *testing.T, mutate ...string) string {
 	return srv.URL
 }
 
-// LiveStack is wsproxy --web in front of a reference server whose
-// mutation makes the proxy find minicodex.event-id-order on every run.
-type LiveStack struct {
-	WebURL   string // the web view, http://127.0.0.1:PORT/
-	ProxyURL string // ws://127.0.0.1:PORT
-}
-
-// StartLiveStack starts it; everything stops when the test ends.
-func StartLiveStack(t *testing.T) LiveStack {
-	t.Helper()
-	ref, err := reference.Start(context.Background(), "127.0.0.1:0", reference.Options{Dialects: []string{"minicodex"},
-		Mutate: []string{"minicodex-event-id-repeats"}, Config: server.Config{Heartbeat: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lv, err := web.Listen(context.Background(), web.Config{Listen: "127.0.0.1:0", Title: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := proxy.New(proxy.Config{Upstream: ref.URL, Dialect: "minicodex", Live: lv.Observer(), Console: discard{}, Quiet: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lv.Start(p)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &http.Server{Handler: p, ReadHeaderTimeout: timeout}
-	go func() { _ = hs.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		go func() { _ = hs.Shutdown(ctx) }()
-		_ = p.Shutdown(ctx)
-		lv.Stop()
-		_ = ref.Shutdown(ctx)
-	})
-	return LiveStack{WebURL: lv.URL, ProxyURL: "ws://" + ln.Addr().String()}
-}
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
-// Turn plays one minicodex turn through the proxy: hello, send, up to
-// turn_done.
-func Turn(t *testing.T, proxyURL string) {
-	t.Helper()
-	ws, _, err := websocket.DefaultDialer.Dial(proxyURL+"/ws", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	send := func(v any) {
-		_ = ws.SetWriteDeadline(time.Now().Add(timeout))
-		if err := ws.WriteJSON(v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	until := func(typ string) {
-		for {
-			_ = ws.SetReadDeadline(time.Now().Add(timeout))
-			var m struct {
-				Type string `json:"type"`
-			}
-			if err := ws.ReadJSON(&m); err != nil {
-				t.Fatalf("reading up to %s: %v", typ, err)
-			}
-			if m.Type == typ {
-				return
-			}
-		}
-	}
-	send(map[string]any{"type": "hello", "v": "1.0.0", "client_capabilities": []string{}})
-	until("welcome")
-	send(map[string]any{"type": "send", "text": "hi", "req_id": "r1"})
-	until("turn_done")
-	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1000, "done"), time.Now().Add(timeout))
-}
-
 // TestLive: live_findings returns the proxy's finding once, then nothing
 // new with the cursor it gave; live_sessions names the session and rule.
 func TestLive(t *testing.T) {
 	t.Parallel()
-	stack := StartLiveStack(t)
+	stack := mcptest.StartLiveStack(t)
 	cs := connect(t, Config{})
-	Turn(t, stack.ProxyURL)
+	mcptest.Turn(t, stack.ProxyURL)
 	// The proxy judges frames on its own goroutine: poll as an agent
 	// would until the finding is in (bounded by the test's timeout).
 	var first liveFindingsResult
@@ -137,7 +49,7 @@ func TestLive(t *testing.T) {
 	if len(again.Findings) != 0 || again.More {
 		t.Errorf("after the cursor: %+v", again)
 	}
-	Turn(t, stack.ProxyURL) // a second session, a second finding
+	mcptest.Turn(t, stack.ProxyURL) // a second session, a second finding
 	var next liveFindingsResult
 	for len(next.Findings) == 0 && ctx.Err() == nil {
 		next = callOK[liveFindingsResult](t, cs, "live_findings", `{"proxy_url":"`+stack.WebURL+`","cursor":"`+first.Cursor+`","limit":1}`)

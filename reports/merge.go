@@ -97,7 +97,7 @@ func checkShards(parts []*Report) error {
 			}
 			return fmt.Errorf("merge: a report without a shard (not from run --shard I/N) among %d reports", len(parts))
 		}
-		i, k, err := parseShard(p.Shard)
+		i, k, err := ParseShard(p.Shard)
 		if err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
@@ -123,12 +123,14 @@ func checkShards(parts []*Report) error {
 	return nil
 }
 
-func parseShard(s string) (int, int, error) {
-	a, b, ok := strings.Cut(s, "/")
+// ParseShard reads "I/N" (1 ≤ I ≤ N ≤ 1000): run --shard and merge read
+// it the same way.
+func ParseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
 	i, e1 := strconv.Atoi(a)
 	n, e2 := strconv.Atoi(b)
-	if !ok || e1 != nil || e2 != nil || i < 1 || i > n {
-		return 0, 0, fmt.Errorf("shard %q is not I/N", s)
+	if !ok || e1 != nil || e2 != nil || n < 1 || n > 1000 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("shard %q: want I/N with 1 ≤ I ≤ N ≤ 1000, e.g. 2/4", s)
 	}
 	return i, n, nil
 }

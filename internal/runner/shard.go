@@ -3,9 +3,9 @@ package runner
 import (
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/wsconform/wsconform/reports"
 )
 
 // Shard is one part of a run split across CI jobs (run --shard I/N): the
@@ -20,13 +20,11 @@ type Shard struct {
 	Durations map[string]time.Duration
 }
 
-// ParseShard reads "I/N" (1 ≤ I ≤ N ≤ 1000).
+// ParseShard reads "I/N" (reports.ParseShard: merge reads it too).
 func ParseShard(s string) (Shard, error) {
-	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || n > 1000 || i < 1 || i > n {
-		return Shard{}, fmt.Errorf("shard %q: want I/N with 1 ≤ I ≤ N ≤ 1000, e.g. 2/4", s)
+	i, n, err := reports.ParseShard(s)
+	if err != nil {
+		return Shard{}, err
 	}
 	return Shard{Index: i, Count: n}, nil
 }

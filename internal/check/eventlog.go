@@ -1,6 +1,10 @@
 package check
 
-import "github.com/wsconform/wsconform/internal/jsonx"
+import (
+	"maps"
+
+	"github.com/wsconform/wsconform/internal/jsonx"
+)
 
 // eventLog remembers the events of a session by id (an event_id, a seq, a
 // run_id+seq) so that a later delivery of the same id, a fan-out copy or a
@@ -66,10 +70,7 @@ func without(doc any, ptrs []string) any {
 			continue
 		}
 		if cp == nil {
-			cp = make(map[string]any, len(obj))
-			for k, v := range obj {
-				cp[k] = v
-			}
+			cp = maps.Clone(obj)
 		}
 		if rest == "" {
 			delete(cp, head)
@@ -100,24 +101,15 @@ func pointerHead(ptr string) (head, rest string, ok bool) {
 
 func removeAt(doc any, ptr string) any {
 	obj, ok := doc.(map[string]any)
-	if !ok || len(ptr) < 2 || ptr[0] != '/' {
+	head, rest, follow := pointerHead(ptr)
+	if !ok || !follow {
 		return doc
-	}
-	head, rest := ptr[1:], ""
-	for i := 0; i < len(head); i++ {
-		if head[i] == '/' {
-			head, rest = head[:i], head[i:]
-			break
-		}
 	}
 	child, present := obj[head]
 	if !present {
 		return doc
 	}
-	cp := make(map[string]any, len(obj))
-	for k, v := range obj {
-		cp[k] = v
-	}
+	cp := maps.Clone(obj)
 	if rest == "" {
 		delete(cp, head)
 	} else {

@@ -263,22 +263,34 @@ func (d *decoder) array() (any, error) {
 	}
 }
 
-// str decodes a string starting at the opening quote. The fast path copies
-// plain ASCII runs without a builder.
+// str decodes a string starting at the opening quote. Strings without
+// escapes (almost all of them) are copied once from the input: plain ASCII
+// is skipped eight bytes at a time and valid UTF-8 a rune at a time; only an
+// escape or a byte that is not UTF-8 takes the builder of slowStr.
 func (d *decoder) str() (string, error) {
 	d.pos++ // opening quote
 	start := d.pos
 	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		if c == '"' {
+		d.pos += plainRun(d.data[d.pos:])
+		if d.pos >= len(d.data) {
+			break
+		}
+		switch c := d.data[d.pos]; {
+		case c == '"':
 			s := string(d.data[start:d.pos])
 			d.pos++
 			return s, nil
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(d.data[d.pos:])
+			if r == utf8.RuneError && size == 1 {
+				return d.slowStr(start)
+			}
+			d.pos += size
+		case c == '\\' || c < 0x20:
 			return d.slowStr(start)
+		default:
+			d.pos++ // unreachable: plainRun stops only at the bytes above
 		}
-		d.pos++
 	}
 	return "", d.syntax("unterminated string")
 }

@@ -297,6 +297,7 @@ func (d *decoder) str() (string, error) {
 
 func (d *decoder) slowStr(start int) (string, error) {
 	var b strings.Builder
+	b.Grow(rawStringLen(d.data[start:]))
 	b.Write(d.data[start:d.pos])
 	badUTF8 := false
 	for d.pos < len(d.data) {
@@ -322,8 +323,9 @@ func (d *decoder) slowStr(start int) (string, error) {
 			b.WriteRune(r)
 			d.pos += size
 		default:
-			b.WriteByte(c)
-			d.pos++
+			n := plainRun(d.data[d.pos:])
+			b.Write(d.data[d.pos : d.pos+n])
+			d.pos += n
 		}
 	}
 	return "", d.syntax("unterminated string")

@@ -39,3 +39,23 @@ func plainRun(b []byte) int {
 	}
 	return n
 }
+
+// rawStringLen returns the length of the raw string body at the start of b
+// (up to its closing quote, or all of b), which bounds its decoded length
+// but for bytes that are not UTF-8 (each becomes three). slowStr sizes its
+// builder with it: the text of a recorded frame is one long string full of
+// escapes, and growing a builder by doubling copied it twice over.
+func rawStringLen(b []byte) int {
+	n := 0
+	for n < len(b) {
+		n += plainRun(b[n:])
+		if n >= len(b) || b[n] == '"' {
+			return n
+		}
+		if b[n] == '\\' {
+			n++
+		}
+		n++
+	}
+	return len(b)
+}

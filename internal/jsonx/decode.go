@@ -65,7 +65,8 @@ func Decode(data []byte, maxDepth int) (any, []Issue, error) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	d := decoder{data: data, maxDepth: maxDepth}
+	d := decoder{data: data, maxDepth: maxDepth, cache: internPool.Get().(*internCache)}
+	defer internPool.Put(d.cache)
 	d.skipSpace()
 	v, err := d.value()
 	if err != nil {
@@ -90,6 +91,7 @@ type decoder struct {
 	maxDepth int
 	path     []pathElem
 	issues   []Issue
+	cache    *internCache // nil: no interning
 }
 
 func (d *decoder) syntax(msg string) error { return &SyntaxError{Offset: d.pos, Msg: msg} }
@@ -277,7 +279,7 @@ func (d *decoder) str() (string, error) {
 		}
 		switch c := d.data[d.pos]; {
 		case c == '"':
-			s := string(d.data[start:d.pos])
+			s := d.intern(d.data[start:d.pos])
 			d.pos++
 			return s, nil
 		case c >= utf8.RuneSelf:

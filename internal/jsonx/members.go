@@ -13,7 +13,8 @@ import "fmt"
 // hand a member that needs its raw text (a time, an exact integer) to its
 // own parser.
 func Members(data []byte, fn func(key string, value any, raw []byte) error) ([]Issue, error) {
-	d := decoder{data: data, maxDepth: DefaultMaxDepth}
+	d := decoder{data: data, maxDepth: DefaultMaxDepth, cache: internPool.Get().(*internCache)}
+	defer internPool.Put(d.cache)
 	d.skipSpace()
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
 		return nil, d.syntax("expected a JSON object")

@@ -14,7 +14,7 @@ func TestInternBounded(t *testing.T) {
 	b := []byte("type")
 	s := d.intern(b)
 	b[0] = 'X'
-	if s != "type" || d.intern([]byte("type")) || len(d.cache.strs) != 1 != "type" {
+	if s != "type" || d.intern([]byte("type")) != "type" || len(d.cache.strs) != 1 {
 		t.Error("interned string shares the input's bytes")
 	}
 	delete(d.cache.strs, "type")

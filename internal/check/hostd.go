@@ -184,13 +184,13 @@ type hdRecorded struct {
 
 type hdConn struct {
 	role      hdRole
-	why       string                 // how the role was learnt, for messages
-	last      map[string]int64       // run_id → last seq on this connection
+	why       string                // how the role was learnt, for messages
+	last      map[string]int64      // run_id → last seq on this connection
 	delivered *recent[hdKey, int64] // app: run_id+seq → frame that delivered it here
-	views     map[string]int         // app: run_id → requests for the run the spec does not define
-	warned    map[string]bool        // host: runs already given a spool-already-acked warning
-	skipped   map[string]bool        // host: runs already given a resume-unacked finding
-	forwarded map[string]bool        // host: run_id+input_id forwarded here
+	views     map[string]int        // app: run_id → requests for the run the spec does not define
+	warned    map[string]bool       // host: runs already given a spool-already-acked warning
+	skipped   map[string]bool       // host: runs already given a resume-unacked finding
+	forwarded map[string]bool       // host: run_id+input_id forwarded here
 }
 
 func newHostd(opts Options) *hostd {

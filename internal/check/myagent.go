@@ -199,7 +199,7 @@ type maConn struct {
 	// order finding names it as related, so that a report (and the
 	// runner, for a periodic message) knows what the seq was compared with.
 	lastFrame int64
-	delivered *seqWindow        // seqs delivered on this connection
+	delivered *seqWindow       // seqs delivered on this connection
 	log       *eventLog[int64] // events delivered on this connection, for retries
 	// own: the connection numbers its events on its own (before any replay
 	// request it carried a seq the session used on another connection for

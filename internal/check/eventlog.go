@@ -10,8 +10,8 @@ import (
 // run_id+seq) so that a later delivery of the same id, a fan-out copy or a
 // replay, can be compared with the original. It keeps the newest window
 // events; memory is bounded by the window, not by the session's length.
-type eventLog struct {
-	byKey *recent[logged]
+type eventLog[K comparable] struct {
+	byKey *recent[K, logged]
 }
 
 // logged is the first sighting of an id: the compared view of the event
@@ -24,15 +24,15 @@ type logged struct {
 	conn  string
 }
 
-func newEventLog(window int) *eventLog {
-	return &eventLog{byKey: newRecent[logged](window)}
+func newEventLog[K comparable](window int) *eventLog[K] {
+	return &eventLog[K]{byKey: newRecent[K, logged](window)}
 }
 
 // compare records view (what a dialect compares of the event: the whole
 // message, or the message less the members that legitimately change) under
 // key on first sight and returns (nil, false). On a later sight it returns
 // the original and whether the view differs from it.
-func (l *eventLog) compare(key string, m *message, view any) (orig *logged, differs bool) {
+func (l *eventLog[K]) compare(key K, m *message, view any) (orig *logged, differs bool) {
 	if o, ok := l.byKey.get(key); ok {
 		return &o, !jsonx.Equal(o.doc, view)
 	}
@@ -41,7 +41,7 @@ func (l *eventLog) compare(key string, m *message, view any) (orig *logged, diff
 }
 
 // has reports whether an id is remembered.
-func (l *eventLog) has(key string) bool {
+func (l *eventLog[K]) has(key K) bool {
 	_, ok := l.byKey.get(key)
 	return ok
 }

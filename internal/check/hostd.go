@@ -132,7 +132,7 @@ func (r hdRole) String() string {
 
 type hostd struct {
 	window int
-	log    *eventLog // run_id+seq → the event's compared part, first sighting
+	log    *eventLog[hdKey] // run_id+seq → the event's compared part, first sighting
 	conns  map[string]*hdConn
 	runs   map[string]*hdRun     // run_id → what the session knows of it
 	inputs map[string]hdRecorded // run_id+input_id → its first run.input
@@ -184,19 +184,19 @@ type hdRecorded struct {
 
 type hdConn struct {
 	role      hdRole
-	why       string           // how the role was learnt, for messages
-	last      map[string]int64 // run_id → last seq on this connection
-	delivered *recent[int64]   // app: run_id+seq(+view) → frame that delivered it here
-	views     map[string]int   // app: run_id → requests for the run the spec does not define
-	warned    map[string]bool  // host: runs already given a spool-already-acked warning
-	skipped   map[string]bool  // host: runs already given a resume-unacked finding
-	forwarded map[string]bool  // host: run_id+input_id forwarded here
+	why       string                // how the role was learnt, for messages
+	last      map[string]int64      // run_id → last seq on this connection
+	delivered *recent[hdKey, int64] // app: run_id+seq → frame that delivered it here
+	views     map[string]int        // app: run_id → requests for the run the spec does not define
+	warned    map[string]bool       // host: runs already given a spool-already-acked warning
+	skipped   map[string]bool       // host: runs already given a resume-unacked finding
+	forwarded map[string]bool       // host: run_id+input_id forwarded here
 }
 
 func newHostd(opts Options) *hostd {
 	return &hostd{
 		window: opts.ReplayWindow,
-		log:    newEventLog(opts.ReplayWindow),
+		log:    newEventLog[hdKey](opts.ReplayWindow),
 		conns:  map[string]*hdConn{},
 		runs:   map[string]*hdRun{},
 		inputs: map[string]hdRecorded{},
@@ -350,7 +350,14 @@ func hostdAt(doc any, ptr string) any {
 	return v
 }
 
-func hostdKey(run string, n int64) string { return run + "\x00" + strconv.FormatInt(n, 10) }
+// hdKey names a run's event: run_id and seq.
+type hdKey struct {
+	run  string
+	seq  int64
+	view int // app connections: the run's view (a later run.subscribe), 0 before any
+}
+
+func hostdKey(run string, n int64) hdKey { return hdKey{run: run, seq: n} }
 
 func (r *hostd) run(id string) *hdRun {
 	st, ok := r.runs[id]
@@ -402,15 +409,13 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 
 // order applies seq-order and, on app connections, app-duplicate. It
 // reports whether the event was in order.
-func (r *hostd) order(c *hdConn, m *message, run string, seq int64, key string) ([]Finding, bool) {
+func (r *hostd) order(c *hdConn, m *message, run string, seq int64, key hdKey) ([]Finding, bool) {
 	var out []Finding
 	dup := false
-	if v := c.views[run]; v > 0 {
-		key += "\x00" + strconv.Itoa(v)
-	}
+	key.view = c.views[run]
 	if c.role == hdApp {
 		if c.delivered == nil {
-			c.delivered = newRecent[int64](r.window)
+			c.delivered = newRecent[hdKey, int64](r.window)
 		}
 		if first, seen := c.delivered.get(key); seen {
 			dup = true

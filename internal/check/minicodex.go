@@ -79,14 +79,14 @@ var _ = register(mcEventIDOrder, mcReplayMismatch, mcReplayGap, mcReplayDuplicat
 	mcApproveUnknown, mcApproveDecided, mcAbortIdle, mcDecisionUnknown, mcResumeUnseen)
 
 type minicodex struct {
-	log     *eventLog
+	log     *eventLog[int64]
 	known   *seqWindow // event ids of the session
 	conns   map[string]*mcConn
 	pending map[string]bool // call_id → still pending
 	// announced holds the call_ids ever announced; once it has evicted one,
 	// "never announced" cannot be told from "forgotten", and those rules
 	// stay quiet rather than guess.
-	announced *recent[bool]
+	announced *recent[string, bool]
 	running   bool
 	// delivered is the highest event_id delivered to any connection of
 	// the session, for judging the client's resume.
@@ -113,10 +113,10 @@ type mcConn struct {
 func newMinicodex(opts Options) *minicodex {
 	return &minicodex{
 		known:     newSeqWindow(opts.ReplayWindow),
-		log:       newEventLog(opts.ReplayWindow),
+		log:       newEventLog[int64](opts.ReplayWindow),
 		conns:     map[string]*mcConn{},
 		pending:   map[string]bool{},
-		announced: newRecent[bool](opts.ReplayWindow),
+		announced: newRecent[string, bool](opts.ReplayWindow),
 	}
 }
 
@@ -232,7 +232,7 @@ func (r *minicodex) server(c *mcConn, m *message) []Finding {
 	if !(c.resumed && e <= c.from) { // a re-sent old event is a replay-duplicate, reported once
 		out = r.order(c, m, e)
 	}
-	orig, differs := r.log.compare(strconv.FormatInt(e, 10), m, m.Doc)
+	orig, differs := r.log.compare(e, m, m.Doc)
 	if differs {
 		out = append(out, replayMismatch(mcReplayMismatch, m, orig, m.Doc, "", fmt.Sprintf("event_id %d", e)))
 	}

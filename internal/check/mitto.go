@@ -155,18 +155,18 @@ var mtVolatile = []string{"/max_seq", "/is_prompting", "/is_mine"}
 
 type mitto struct {
 	window int
-	types  *eventLog // seq → {type}, from every delivery, live or stored
-	live   *eventLog // seq → comparable view of a live user_prompt, tool_call, tool_update
-	stored *eventLog // seq → stored event, from events_loaded
+	types  *eventLog[int64] // seq → {type}, from every delivery, live or stored
+	live   *eventLog[int64] // seq → comparable view of a live user_prompt, tool_call, tool_update
+	stored *eventLog[int64] // seq → stored event, from events_loaded
 	// multi remembers seqs that one events_loaded held more than once
 	// (coalesced chunks); their stored content is compared by type only.
-	multi   *recent[bool]
-	asks    *recent[*mtAsk] // request_id → ui_prompt or permission
-	sent    *recent[bool]   // prompt_ids sent by any client of the session
-	sentAny bool            // some prompt carried no readable prompt_id
+	multi   *recent[int64, bool]
+	asks    *recent[string, *mtAsk] // request_id → ui_prompt or permission
+	sent    *recent[string, bool]   // prompt_ids sent by any client of the session
+	sentAny bool                    // some prompt carried no readable prompt_id
 	conns   map[string]*mtConn
 	// unlisted holds the member+value pairs value-unlisted already reported.
-	unlisted *recent[bool]
+	unlisted *recent[string, bool]
 }
 
 // mtAsk is an announced ui_prompt or permission.
@@ -187,9 +187,9 @@ type mtConn struct {
 	highSeq int64
 	hasMax  bool
 	highMax int64
-	loads   []mtLoad      // load_events not answered yet, oldest first
-	prompts *recent[bool] // prompt_ids this connection sent
-	noID    bool          // this connection sent a prompt without a readable prompt_id
+	loads   []mtLoad              // load_events not answered yet, oldest first
+	prompts *recent[string, bool] // prompt_ids this connection sent
+	noID    bool                  // this connection sent a prompt without a readable prompt_id
 }
 
 // mtLoad is one load_events request as the server should read it.
@@ -216,22 +216,22 @@ func newMitto(opts Options) *mitto {
 	w := opts.ReplayWindow
 	return &mitto{
 		window: w,
-		types:  newEventLog(w),
-		live:   newEventLog(w),
-		stored: newEventLog(w),
-		multi:  newRecent[bool](w),
-		asks:   newRecent[*mtAsk](w),
-		sent:   newRecent[bool](w),
+		types:  newEventLog[int64](w),
+		live:   newEventLog[int64](w),
+		stored: newEventLog[int64](w),
+		multi:  newRecent[int64, bool](w),
+		asks:   newRecent[string, *mtAsk](w),
+		sent:   newRecent[string, bool](w),
 		conns:  map[string]*mtConn{},
 
-		unlisted: newRecent[bool](w),
+		unlisted: newRecent[string, bool](w),
 	}
 }
 
 func (r *mitto) opened(conn, _ string) { r.conns[conn] = r.newConn() }
 func (r *mitto) closed(conn string)    { delete(r.conns, conn) }
 
-func (r *mitto) newConn() *mtConn { return &mtConn{prompts: newRecent[bool](r.window)} }
+func (r *mitto) newConn() *mtConn { return &mtConn{prompts: newRecent[string, bool](r.window)} }
 
 func (r *mitto) conn(id string) *mtConn {
 	c, ok := r.conns[id]
@@ -365,7 +365,7 @@ func (r *mitto) liveOrder(c *mtConn, m *message, seq int64) []Finding {
 // copies. Chunks of a coalesced agent_message or agent_thought carry
 // different text under one seq, so only their type is compared.
 func (r *mitto) sameLive(m *message, data map[string]any, seq int64) ([]Finding, bool) {
-	key := strconv.FormatInt(seq, 10)
+	key := seq
 	tv := map[string]any{"type": m.Type}
 	if orig, differs := r.types.compare(key, m, tv); differs {
 		return []Finding{replayMismatch(mtReplayMismatch, m, orig, tv, "", fmt.Sprintf("seq %d", seq))}, true
@@ -666,7 +666,7 @@ func (r *mitto) sameStored(m *message, evs []mtEv) []Finding {
 		if !e.hasSeq || e.seq <= 0 {
 			continue
 		}
-		key := strconv.FormatInt(e.seq, 10)
+		key := e.seq
 		if count[e.seq] > 1 {
 			r.multi.put(key, true)
 		}

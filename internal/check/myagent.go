@@ -151,7 +151,7 @@ type myagent struct {
 	window int
 	// log holds the session's events by seq, as delivered on connections
 	// that do not number on their own, for the replay comparison.
-	log *eventLog
+	log *eventLog[int64]
 	// known holds the seqs of the session's buffered events (every type
 	// but the connection-level system.*), for replay gaps.
 	known *seqWindow
@@ -167,9 +167,9 @@ type myagent struct {
 	// steps maps the step_id of each agent.user_confirm to whether it was
 	// answered; once it evicted a step, an unknown step_id may be a
 	// forgotten one and is not reported.
-	steps *recent[bool]
+	steps *recent[string, bool]
 	// plans holds the step_ids of the agent.user_confirm of scope "plan".
-	plans *recent[bool]
+	plans *recent[string, bool]
 	// approved is the step_id of a plan confirmation the client approved
 	// with content.approved true, while the run has not started solving.
 	approved string
@@ -179,8 +179,8 @@ type myagent struct {
 	// two events can be identical), and bySeq the same by the seq they were
 	// delivered with, so that a replay is matched with its originals
 	// whatever seq it carries.
-	origs *recent[[]maOrig]
-	bySeq *recent[maOrig]
+	origs *recent[uint64, []maOrig]
+	bySeq *recent[int64, maOrig]
 }
 
 // maOrig is an event as the session first delivered it.
@@ -199,8 +199,8 @@ type maConn struct {
 	// order finding names it as related, so that a report (and the
 	// runner, for a periodic message) knows what the seq was compared with.
 	lastFrame int64
-	delivered *seqWindow // seqs delivered on this connection
-	log       *eventLog  // events delivered on this connection, for retries
+	delivered *seqWindow       // seqs delivered on this connection
+	log       *eventLog[int64] // events delivered on this connection, for retries
 	// own: the connection numbers its events on its own (before any replay
 	// request it carried a seq the session used on another connection for
 	// another event), so its seqs are never compared with the session's.
@@ -248,13 +248,13 @@ type maRun struct {
 func newMyagent(opts Options) *myagent {
 	return &myagent{
 		window: opts.ReplayWindow,
-		log:    newEventLog(opts.ReplayWindow),
+		log:    newEventLog[int64](opts.ReplayWindow),
 		known:  newSeqWindow(opts.ReplayWindow),
 		conns:  map[string]*maConn{},
-		steps:  newRecent[bool](opts.ReplayWindow),
-		plans:  newRecent[bool](opts.ReplayWindow),
-		origs:  newRecent[[]maOrig](opts.ReplayWindow),
-		bySeq:  newRecent[maOrig](opts.ReplayWindow),
+		steps:  newRecent[string, bool](opts.ReplayWindow),
+		plans:  newRecent[string, bool](opts.ReplayWindow),
+		origs:  newRecent[uint64, []maOrig](opts.ReplayWindow),
+		bySeq:  newRecent[int64, maOrig](opts.ReplayWindow),
 	}
 }
 
@@ -262,7 +262,7 @@ func (r *myagent) opened(conn, _ string) { r.conns[conn] = r.newConn() }
 func (r *myagent) closed(conn string)    { delete(r.conns, conn) }
 
 func (r *myagent) newConn() *maConn {
-	return &maConn{delivered: newSeqWindow(r.window), log: newEventLog(r.window)}
+	return &maConn{delivered: newSeqWindow(r.window), log: newEventLog[int64](r.window)}
 }
 
 func (r *myagent) conn(id string) *maConn {
@@ -546,7 +546,7 @@ func (r *myagent) noticeList(c *maConn, m *message) []Finding {
 // own, is compared with the seqs of the session's other connections
 // (interpretation: the spec does not say seq counts per session).
 func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string, e int64, base string, top bool) (out []Finding, fresh, before bool) {
-	key := strconv.FormatInt(e, 10)
+	key := e
 	view := without(doc, maIgnore)
 	if !c.resumed && !c.own && r.numbersOwn(m, key, view) {
 		c.own = true
@@ -562,26 +562,27 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 	replay := c.resumed && !c.own
 	seen := replay && r.log.has(key)
 	before = c.delivered.has(e)
-	ptr, se := base+"/seq", key
+	ptr := base + "/seq"
+	se := func() string { return strconv.FormatInt(e, 10) } // for findings only
 	switch {
 	case replay && c.hasFrom && e < c.from:
 		fd := maReplayDuplicate.fire(m, "seq %d delivered again after user.reconnect_with_state{last_seq: %d}", e, c.from)
-		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf(">= %d", c.from), se
+		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf(">= %d", c.from), se()
 		out = append(out, fd)
 	case replay && c.hasFrom && e == c.from:
 		// "replay from last_seq" read inclusively
 	case c.hasAck && e <= c.maxAck && (seen || before):
 		fd := maRedeliveryAfterAck.fire(m, "seq %d delivered again after the client acknowledged seq %d on this connection", e, c.maxAck)
-		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf("> %d", c.maxAck), se
+		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf("> %d", c.maxAck), se()
 		out = append(out, fd)
 	case top && c.hasLast && e <= c.last && !before && !c.delivered.forgot(e):
 		fd := maSeqOrder.fire(m, "seq %d after %d on this connection", e, c.last)
-		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf("> %d", c.last), se
+		fd.Pointer, fd.Expected, fd.Actual = ptr, fmt.Sprintf("> %d", c.last), se()
 		fd.Related = related(c.lastFrame)
 		out = append(out, fd)
 	case top && !c.resumed && c.hasLast && e > c.last+1 && len(r.conns) == 1:
 		fd := maSeqGap.fire(m, "seq %d after %d on this connection: %s never delivered before it", e, c.last, maSpan(c.last+1, e-1))
-		fd.Pointer, fd.Expected, fd.Actual = ptr, strconv.FormatInt(c.last+1, 10), se
+		fd.Pointer, fd.Expected, fd.Actual = ptr, strconv.FormatInt(c.last+1, 10), se()
 		fd.Related = related(c.lastFrame)
 		out = append(out, fd)
 	}
@@ -593,12 +594,12 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 	switch {
 	case orig != nil: // a retry on this connection
 		if differs {
-			out = append(out, replayMismatch(maRetryMismatch, m, orig, view, base, "seq "+se+" on the same connection"))
+			out = append(out, replayMismatch(maRetryMismatch, m, orig, view, base, "seq "+se()+" on the same connection"))
 		}
 	case replay:
 		orig, differs = r.log.compare(key, m, view)
 		if differs {
-			out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, "seq "+se))
+			out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, "seq "+se()))
 		}
 	case !c.own:
 		orig, _ = r.log.compare(key, m, view) // recorded for later replays, never judged
@@ -620,7 +621,7 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 func (r *myagent) original(m *message, doc map[string]any, e int64) {
 	v := without(doc, maReplayIgnore)
 	o := maOrig{seq: e, frame: m.Frame.Index, conn: m.Frame.Conn, doc: v}
-	r.bySeq.put(strconv.FormatInt(e, 10), o)
+	r.bySeq.put(e, o)
 	k := maContentKey(v)
 	list, _ := r.origs.get(k)
 	// drop the originals the session forgot (bySeq evicted their seq, or
@@ -634,7 +635,7 @@ func (r *myagent) original(m *message, doc map[string]any, e int64) {
 
 // remembers reports whether o is still the session's event under its seq.
 func (r *myagent) remembers(o maOrig) bool {
-	b, ok := r.bySeq.get(strconv.FormatInt(o.seq, 10))
+	b, ok := r.bySeq.get(o.seq)
 	return ok && b.frame == o.frame && b.conn == o.conn
 }
 
@@ -698,7 +699,7 @@ func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, b
 			return nil, false
 		}
 		var ok bool
-		if o, ok = r.bySeq.get(strconv.FormatInt(n, 10)); !ok {
+		if o, ok = r.bySeq.get(n); !ok {
 			return nil, false
 		}
 		if !jsonx.Equal(o.doc, v) {
@@ -731,14 +732,12 @@ func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, b
 // with comparing canonical forms without rendering one. Events under one
 // key are told apart with jsonx.Equal (candidates), so a collision of the
 // 64-bit hash costs a comparison, never a wrong match.
-func maContentKey(v any) string {
-	return strconv.FormatUint(jsonx.Hash(v), 36)
-}
+func maContentKey(v any) uint64 { return jsonx.Hash(v) }
 
 // numbersOwn reports whether an event delivered on a connection that has
 // asked for no replay shows that the connection numbers on its own: the
 // session delivered another event under the same seq on another connection.
-func (r *myagent) numbersOwn(m *message, key string, view any) bool {
+func (r *myagent) numbersOwn(m *message, key int64, view any) bool {
 	o, ok := r.log.byKey.get(key)
 	return ok && o.conn != m.Frame.Conn && !jsonx.Equal(o.doc, view)
 }

@@ -61,7 +61,7 @@ type protocolSet struct {
 	replay Rule
 	// last is the newest ordering value per connection and scope.
 	last map[string]map[string]int64
-	log  *eventLog
+	log  *eventLog[string]
 	// pending holds the open requests of each connection by pair and id.
 	pending map[string]map[string]pendingReq
 }
@@ -73,7 +73,7 @@ type pendingReq struct {
 
 func newProtocolSet(d *dialect.Dialect, opts Options) *protocolSet {
 	p := &protocolSet{d: d, order: ruleProtocolOrder, replay: ruleProtocolReplay,
-		last: map[string]map[string]int64{}, log: newEventLog(opts.ReplayWindow),
+		last: map[string]map[string]int64{}, log: newEventLog[string](opts.ReplayWindow),
 		pending: map[string]map[string]pendingReq{}}
 	p.order = withEvidence(p.order, d.Ordering.Evidence, d.Ordering.Quote, d.Ordering.Spec)
 	p.replay = withEvidence(p.replay, d.Ordering.Evidence, d.Ordering.Quote, d.Replay.Spec)

@@ -9,29 +9,29 @@ import "sort"
 
 // recent is a map that keeps the newest window keys. evicted tells that a
 // key may have been forgotten.
-type recent[V any] struct {
+type recent[K comparable, V any] struct {
 	window  int
-	m       map[string]V
-	ring    []string
+	m       map[K]V
+	ring    []K
 	next    int
 	evicted bool
 }
 
-func newRecent[V any](window int) *recent[V] {
+func newRecent[K comparable, V any](window int) *recent[K, V] {
 	if window <= 0 {
 		window = DefaultReplayWindow
 	}
-	return &recent[V]{window: window, m: map[string]V{}}
+	return &recent[K, V]{window: window, m: map[K]V{}}
 }
 
-func (r *recent[V]) get(k string) (V, bool) {
+func (r *recent[K, V]) get(k K) (V, bool) {
 	v, ok := r.m[k]
 	return v, ok
 }
 
-func (r *recent[V]) len() int { return len(r.m) }
+func (r *recent[K, V]) len() int { return len(r.m) }
 
-func (r *recent[V]) put(k string, v V) {
+func (r *recent[K, V]) put(k K, v V) {
 	if _, ok := r.m[k]; ok {
 		r.m[k] = v
 		return

@@ -65,7 +65,8 @@ func Decode(data []byte, maxDepth int) (any, []Issue, error) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	d := decoder{data: data, maxDepth: maxDepth}
+	d := decoder{data: data, maxDepth: maxDepth, cache: internPool.Get().(*internCache)}
+	defer internPool.Put(d.cache)
 	d.skipSpace()
 	v, err := d.value()
 	if err != nil {
@@ -90,6 +91,7 @@ type decoder struct {
 	maxDepth int
 	path     []pathElem
 	issues   []Issue
+	cache    *internCache // nil: no interning
 }
 
 func (d *decoder) syntax(msg string) error { return &SyntaxError{Offset: d.pos, Msg: msg} }
@@ -263,28 +265,41 @@ func (d *decoder) array() (any, error) {
 	}
 }
 
-// str decodes a string starting at the opening quote. The fast path copies
-// plain ASCII runs without a builder.
+// str decodes a string starting at the opening quote. Strings without
+// escapes (almost all of them) are copied once from the input: plain ASCII
+// is skipped eight bytes at a time and valid UTF-8 a rune at a time; only an
+// escape or a byte that is not UTF-8 takes the builder of slowStr.
 func (d *decoder) str() (string, error) {
 	d.pos++ // opening quote
 	start := d.pos
 	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		if c == '"' {
-			s := string(d.data[start:d.pos])
+		d.pos += plainRun(d.data[d.pos:])
+		if d.pos >= len(d.data) {
+			break
+		}
+		switch c := d.data[d.pos]; {
+		case c == '"':
+			s := d.intern(d.data[start:d.pos])
 			d.pos++
 			return s, nil
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(d.data[d.pos:])
+			if r == utf8.RuneError && size == 1 {
+				return d.slowStr(start)
+			}
+			d.pos += size
+		case c == '\\' || c < 0x20:
 			return d.slowStr(start)
+		default:
+			d.pos++ // unreachable: plainRun stops only at the bytes above
 		}
-		d.pos++
 	}
 	return "", d.syntax("unterminated string")
 }
 
 func (d *decoder) slowStr(start int) (string, error) {
 	var b strings.Builder
+	b.Grow(rawStringLen(d.data[start:]))
 	b.Write(d.data[start:d.pos])
 	badUTF8 := false
 	for d.pos < len(d.data) {
@@ -310,8 +325,9 @@ func (d *decoder) slowStr(start int) (string, error) {
 			b.WriteRune(r)
 			d.pos += size
 		default:
-			b.WriteByte(c)
-			d.pos++
+			n := plainRun(d.data[d.pos:])
+			b.Write(d.data[d.pos : d.pos+n])
+			d.pos += n
 		}
 	}
 	return "", d.syntax("unterminated string")

@@ -3,7 +3,6 @@ package recording
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -171,11 +170,8 @@ func (r *Reader) drain(err error) error {
 }
 
 func parseLine(raw []byte) (Line, error) {
-	var l Line
-	// Unmarshal, not a Decoder: a Decoder copies the line into a buffer of
-	// its own, which for a line of a 16 MiB frame is up to 96 MiB more.
-	// Unmarshal also refuses a second value after the first.
-	if err := json.Unmarshal(raw, &l); err != nil {
+	l, err := decodeLine(raw)
+	if err != nil {
 		return Line{}, fmt.Errorf("not a recording line: %w", err)
 	}
 	switch l.Kind {

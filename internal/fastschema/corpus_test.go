@@ -98,7 +98,7 @@ func (c *tally) compare(t *testing.T, s *dialect.Schema, doc map[string]any, wha
 	}
 }
 
-func targets(t *testing.T) []target {
+func targets(t testing.TB) []target {
 	t.Helper()
 	var out []target
 	for _, name := range dialect.Names() {
@@ -139,7 +139,7 @@ type example struct {
 	raw []byte
 }
 
-func examples(t *testing.T) []example {
+func examples(t testing.TB) []example {
 	t.Helper()
 	var out []example
 	for _, name := range dialect.Names() {

@@ -193,6 +193,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			t.Groups = append(t.Groups, res)
 			continue
 		}
+		res.Load, _, _ = strings.Cut(loadAverage(), " ")
 		fmt.Fprintf(stderr, "bench: measuring %s (%d %s)\n", g.name, o.rounds, plural(o.rounds, "round", "rounds"))
 		res.Figures, res.Err = g.measure(ctx, cfg)
 		if res.Err != nil {

@@ -21,7 +21,7 @@ func TestQuickRun(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, errb.String())
 	}
 	text := out.String()
-	for _, want := range []string{"machine: ", " cores", " before, ", " after", "go: go1.", "commit: ", "mitmproxy: ", "--quick: tiny sizes"} {
+	for _, want := range []string{"machine: ", " cores", " before, ", " after", "go: go1.", "commit: ", "mitmproxy: ", "as each group started: engine ", ", validate ", "--quick: tiny sizes"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("header lacks %q:\n%s", want, text)
 		}

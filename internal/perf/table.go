@@ -19,6 +19,9 @@ type Group struct {
 	Figures []Figure
 	Err     error  // the measure failed: the row says so
 	Skipped string // why it did not run, e.g. not in this build
+	// Load is the 1-minute load average when the group started: other
+	// work on the machine comes and goes within one run.
+	Load string
 }
 
 // Machine says where the figures were taken, printed above the table:
@@ -189,6 +192,15 @@ func (t *Table) header() []string {
 		fmt.Sprintf("machine: %s; load average (1, 5, 15 min) %s before, %s after", cpu, m.LoadBefore, m.LoadAfter),
 		fmt.Sprintf("go: %s; commit: %s; mitmproxy: %s", m.Go, m.Commit, m.Mitmproxy),
 		fmt.Sprintf("%d interleaved %s per figure, medians", t.Rounds, plural(t.Rounds, "round", "rounds")),
+	}
+	var loads []string
+	for _, g := range t.Groups {
+		if g.Load != "" {
+			loads = append(loads, g.Name+" "+g.Load)
+		}
+	}
+	if len(loads) > 0 {
+		lines = append(lines, "load average (1 min) as each group started: "+strings.Join(loads, ", "))
 	}
 	if t.Quick {
 		lines = append(lines, "--quick: tiny sizes; these figures mean nothing, they only show that the command works")

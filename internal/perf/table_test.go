@@ -24,8 +24,8 @@ func sampleTable(quick bool) *Table {
 		Rounds:  5,
 		Quick:   quick,
 		Groups: []Group{
-			{Name: "engine", Figures: []Figure{engine}},
-			{Name: "relay", Figures: []Figure{burst}},
+			{Name: "engine", Figures: []Figure{engine}, Load: "1.00"},
+			{Name: "relay", Figures: []Figure{burst}, Load: "1.70"},
 			{Name: "memory", Skipped: "not in this build"},
 			{Name: "validate", Figures: []Figure{rss}},
 			{Name: "suite", Err: errors.New("wsconform run: exit status 1")},
@@ -85,7 +85,7 @@ func TestTableWriters(t *testing.T) {
 	if err := tab.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"2 cores (AMD EPYC)", "1.00 1.10 1.20 before", "2.00 1.50 1.30 after", "go1.26.8", "abc1234", "5 interleaved rounds", "[1] mitmproxy not installed"} {
+	for _, want := range []string{"2 cores (AMD EPYC)", "1.00 1.10 1.20 before", "2.00 1.50 1.30 after", "go1.26.8", "abc1234", "5 interleaved rounds", "as each group started: engine 1.00, relay 1.70", "[1] mitmproxy not installed"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}

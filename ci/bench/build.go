@@ -14,7 +14,8 @@ import (
 )
 
 // buildNeeded builds, from this checkout, the binaries the chosen groups
-// run, into cfg.TempDir, and sets their paths in cfg. The module's root is
+// run (and maxrss, which runs them), into cfg.TempDir, and sets their
+// paths in cfg. The module's root is
 // found with `go env GOMOD`, so the command works from any directory of
 // the checkout.
 func buildNeeded(ctx context.Context, chosen []group, cfg *perf.Config, stderr io.Writer) error {
@@ -37,10 +38,19 @@ func buildNeeded(ctx context.Context, chosen []group, cfg *perf.Config, stderr i
 		return errors.New("build: not inside the wsconform module (go env GOMOD is empty); run go run ./ci/bench from the checkout")
 	}
 	root := filepath.Dir(gomod)
+	// Commands run as children are run through maxrss, so that their peak
+	// RSS is their own (see ci/bench/maxrss).
+	if slices.Contains(need, "wsconform") || slices.Contains(need, "wsproxy") {
+		need = append(need, "maxrss")
+	}
 	for _, n := range need {
 		bin := filepath.Join(cfg.TempDir, n)
+		pkg := "./cmd/" + n
+		if n == "maxrss" {
+			pkg = "./ci/bench/maxrss"
+		}
 		fmt.Fprintf(stderr, "bench: building %s\n", n)
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/"+n)
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, pkg)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("build %s: %w: %s", n, err, strings.TrimSpace(string(out)))
@@ -50,6 +60,8 @@ func buildNeeded(ctx context.Context, chosen []group, cfg *perf.Config, stderr i
 			cfg.Wsconform = bin
 		case "wsproxy":
 			cfg.Wsproxy = bin
+		case "maxrss":
+			cfg.MaxRSS = bin
 		}
 	}
 	return nil

@@ -3,8 +3,6 @@
 package perf
 
 import (
-	"os"
-	"runtime"
 	"syscall"
 	"time"
 )
@@ -18,18 +16,4 @@ func selfCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// childPeakRSS is an exited child's peak resident set in bytes, as wait4
-// reported it (ru_maxrss is in KiB on Linux and the BSDs, in bytes on
-// macOS), and false where it is not known.
-func childPeakRSS(ps *os.ProcessState) (int64, bool) {
-	ru, ok := ps.SysUsage().(*syscall.Rusage)
-	if !ok || ru == nil || ru.Maxrss <= 0 {
-		return 0, false
-	}
-	if runtime.GOOS == "darwin" {
-		return int64(ru.Maxrss), true
-	}
-	return int64(ru.Maxrss) * 1024, true
 }

@@ -12,7 +12,7 @@ var suiteSummary = regexp.MustCompile(`(?m)^\w+\s+(\d+) scenarios? in `)
 
 // Suite measures `wsconform run` with no flags, as a user runs it
 // (cfg.Wsconform): every scenario of every dialect against the embedded
-// reference servers, wall time and peak RSS. With Quick it runs only
+// reference servers, wall time and peak RSS (through cfg.MaxRSS). With Quick it runs only
 // minicodex's scenarios. The run's reports (none without flags) would land
 // in cfg.TempDir.
 func Suite(ctx context.Context, cfg Config) ([]Figure, error) {
@@ -30,7 +30,7 @@ func Suite(ctx context.Context, cfg Config) ([]Figure, error) {
 	rss := Figure{Name: what + ": peak RSS", Unit: "MB"}
 	scenarios := ""
 	for r := 0; r < rounds(cfg); r++ {
-		run, err := runChild(ctx, cfg.TempDir, cfg.Wsconform, args...)
+		run, err := runChild(ctx, cfg, cfg.Wsconform, args...)
 		if err != nil {
 			return nil, fmt.Errorf("suite: %w", err)
 		}
@@ -41,6 +41,9 @@ func Suite(ctx context.Context, cfg Config) ([]Figure, error) {
 		if m := suiteSummary.FindStringSubmatch(run.output); m != nil {
 			scenarios = m[1]
 		}
+	}
+	if len(rss.Values) == 0 {
+		rss.Note = rssNote
 	}
 	if scenarios != "" {
 		wall.Note = scenarios + " scenarios"

@@ -13,7 +13,8 @@ import (
 // Validate measures `wsconform validate -q` of a large clean myagent
 // recording written by internal/validate/synth (1M frames, 20k with
 // Quick), run as a user runs it (cfg.Wsconform): wall time, frames per
-// second of wall time, CPU time and peak RSS (wait4's maxrss). The
+// second of wall time, CPU time and peak RSS (wait4's maxrss, taken by
+// cfg.MaxRSS so that it is the command's own). The
 // recording is written once, before the rounds, and removed after.
 func Validate(ctx context.Context, cfg Config) ([]Figure, error) {
 	if cfg.Wsconform == "" {
@@ -36,7 +37,7 @@ func Validate(ctx context.Context, cfg Config) ([]Figure, error) {
 	cpu := Figure{Name: what + ": CPU, user + system", Unit: "s"}
 	rss := Figure{Name: what + ": peak RSS", Unit: "MB"}
 	for r := 0; r < rounds(cfg); r++ {
-		run, err := runChild(ctx, cfg.TempDir, cfg.Wsconform, "validate", "-q", path)
+		run, err := runChild(ctx, cfg, cfg.Wsconform, "validate", "-q", path)
 		if err != nil {
 			return nil, fmt.Errorf("validate: %w", err)
 		}
@@ -48,7 +49,7 @@ func Validate(ctx context.Context, cfg Config) ([]Figure, error) {
 		}
 	}
 	if len(rss.Values) == 0 {
-		rss.Note = "peak RSS is not reported on this system"
+		rss.Note = rssNote
 	}
 	return []Figure{rate, wall, cpu, rss}, nil
 }

@@ -96,6 +96,8 @@ func groupNames() []string {
 	return ns
 }
 
+// parseArgs reads the command line; every mistake is a usageError, found
+// before anything is built or measured.
 func parseArgs(args []string) (options, *pflag.FlagSet, error) {
 	var o options
 	var only string

@@ -50,6 +50,10 @@ type Config struct {
 	Wsconform, Wsproxy string
 	// TempDir holds recordings and generated files.
 	TempDir string
+	// MaxRSS is ci/bench/maxrss, which runs a command and reports its own
+	// peak RSS: wait4's maxrss for a direct child of this process counts
+	// this process's RSS too. Empty: no peak RSS figure for commands.
+	MaxRSS string
 }
 
 // Measure takes one group of figures.

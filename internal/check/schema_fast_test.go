@@ -9,9 +9,8 @@ import (
 
 // TestValidPathSkipsGojsonschema: a conforming frame of each dialect's
 // benchmark stream is accepted by the compiled validator alone, which
-// allocates only in gojsonschema's format checkers (hostd's date-time: 12,
-// the layouts it tries first fail), where gojsonschema itself allocates 59
-// to 93 times per message.
+// allocates nothing, where gojsonschema allocates 59 to 93 times per
+// message.
 //
 // Not parallel: testing.AllocsPerRun refuses parallel tests.
 func TestValidPathSkipsGojsonschema(t *testing.T) {
@@ -29,7 +28,7 @@ func TestValidPathSkipsGojsonschema(t *testing.T) {
 					t.Fatalf("%s frame %d: %v", name, f.Index, out)
 				}
 			})
-			if allocs > 20 {
+			if allocs > 0 {
 				t.Errorf("%s %s: %.0f allocations to check the schema of a valid frame; gojsonschema ran", name, m.Type, allocs)
 			}
 		}

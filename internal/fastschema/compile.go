@@ -472,6 +472,7 @@ func (c *compiler) keyword(n *node, k string, v any, u, ptr string) string {
 			return "not a string"
 		}
 		n.format, n.hasFormat = s, true
+		n.dateTime = s == "date-time" && builtinDateTime()
 	case "required":
 		a, ok := v.([]any)
 		if !ok {

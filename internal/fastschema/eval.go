@@ -88,6 +88,7 @@ type node struct {
 	pattern        *regexp.Regexp
 	format         string
 	hasFormat      bool
+	dateTime       bool // format is date-time, checked by isDateTime
 
 	multipleOf, minimum, maximum, exclMin, exclMax *bound
 
@@ -346,7 +347,11 @@ func (n *node) evalString(s string) result {
 	if n.pattern != nil && !n.pattern.MatchString(s) {
 		return invalid
 	}
-	if n.hasFormat && !gojsonschema.FormatCheckers.IsFormat(n.format, s) {
+	if n.dateTime {
+		if !isDateTime(s) {
+			return invalid
+		}
+	} else if n.hasFormat && !gojsonschema.FormatCheckers.IsFormat(n.format, s) {
 		return invalid
 	}
 	return valid
@@ -385,7 +390,16 @@ func (n *node) evalObject(m map[string]any, st *state) result {
 			r = invalid
 		}
 	}
-	if n.additional.set || len(n.patterns) > 0 {
+	declared := 0
+	for _, p := range n.props {
+		if e, ok := m[p.name]; ok {
+			declared++
+			r = and(r, p.n.eval(e, st))
+		}
+	}
+	// With every member a declared property and no patterns, no member
+	// is additional: the walk below would find nothing.
+	if len(n.patterns) > 0 || (n.additional.set && declared < len(m)) {
 		for k, e := range m {
 			matched := false
 			for _, p := range n.patterns {
@@ -408,11 +422,6 @@ func (n *node) evalObject(m map[string]any, st *state) result {
 	if n.propNames != nil {
 		for k := range m {
 			r = and(r, n.propNames.eval(k, st))
-		}
-	}
-	for _, p := range n.props {
-		if e, ok := m[p.name]; ok {
-			r = and(r, p.n.eval(e, st))
 		}
 	}
 	return r

@@ -160,3 +160,21 @@ func TestNotJSONValues(t *testing.T) {
 		t.Error("nil validator vouched")
 	}
 }
+
+// TestDateTimeIsGojsonschemas holds isDateTime to gojsonschema's own
+// date-time checker, and checks the chain still holds that checker (so
+// that the fast path is taken).
+func TestDateTimeIsGojsonschemas(t *testing.T) {
+	t.Parallel()
+	if !builtinDateTime() {
+		t.Fatal("gojsonschema's date-time checker is not found in FormatCheckers")
+	}
+	for _, s := range []string{"2024-01-02T03:04:05Z", "2024-01-02T03:04:05.123456789+02:00", "2024-01-02t03:04:05z",
+		"2024-01-02 03:04:05Z", "2024-01-02", "15:04:05", "15:04:05Z", "15:04:05+01:00", "25:00:00", "2024-13-01",
+		"2024-02-30T00:00:00Z", "", "x", "2024-01-02T03:04:05", "2024-01-02T03:04:05.Z", "0000-01-01T00:00:00Z",
+		"2024-01-02T03:04:60Z", "2024-01-02T03:04:05+24:00", "１５:04:05"} {
+		if got, want := isDateTime(s), gojsonschema.FormatCheckers.IsFormat("date-time", s); got != want {
+			t.Errorf("%q: isDateTime %v, gojsonschema %v", s, got, want)
+		}
+	}
+}

@@ -20,7 +20,7 @@ func checkAmbiguities(d *dialect.Dialect, m *message) []Finding {
 		}
 		var met, missed []string
 		for i, r := range a.Readings {
-			res, err := a.Compiled[i].Validate(decodedLoader{m.Doc})
+			res, err := validateDoc(a.Compiled[i], m.Doc)
 			if err == nil && res.Valid() {
 				met = append(met, r.Name)
 			} else {

@@ -21,9 +21,17 @@ const maxSchemaFindings = 8
 // times. A null in a member the schema lets be absent is not a violation of
 // the type (schema.null-optional, a warning); every other error is judged
 // by the evidence the schema gives at its pointer.
+//
+// A frame the compiled validator vouches for (KnownValid) skips
+// gojsonschema: that is the valid path, most frames. Every other frame
+// goes through gojsonschema as before, which writes the findings.
 func checkSchema(s *dialect.Schema, m *message) []Finding {
+	if s.KnownValid(m.Doc) {
+		m.SchemaOK = true
+		return nil
+	}
 	sch := s.For(m.Doc)
-	res, err := sch.Validate(decodedLoader{m.Doc})
+	res, err := validateDoc(sch, m.Doc)
 	if err != nil {
 		fd := ruleSchema.fire(m, "schema %s could not run: %v", s.File, err)
 		return []Finding{fd}
@@ -104,7 +112,7 @@ func withoutOptionalNulls(sch *gojsonschema.Schema, doc map[string]any, errs []g
 	if len(removed) == 0 {
 		return errs, nil
 	}
-	res, err := sch.Validate(decodedLoader{pruned})
+	res, err := validateDoc(sch, pruned)
 	if err != nil {
 		return errs, nil
 	}
@@ -265,6 +273,20 @@ func contextPointer(c *gojsonschema.JsonContext) string {
 		b.WriteString(jsonx.EscapePointer(t))
 	}
 	return b.String()
+}
+
+// validateDoc runs gojsonschema on a decoded message. gojsonschema v1.2.0
+// panics where a const or enum meets a number beyond float64 (it marshals
+// the value, cannot read it back and dereferences the nil result): the
+// panic becomes an error, so such a frame gets a finding instead of
+// crashing the proxy.
+func validateDoc(sch *gojsonschema.Schema, doc map[string]any) (res *gojsonschema.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("gojsonschema failed on this message: %v", p)
+		}
+	}()
+	return sch.Validate(decodedLoader{doc})
 }
 
 // decodedLoader feeds a value decoded by jsonx to gojsonschema. jsonx builds

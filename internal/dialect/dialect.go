@@ -12,6 +12,7 @@ import (
 
 	"github.com/xeipuuv/gojsonschema"
 
+	"github.com/wsconform/wsconform/internal/fastschema"
 	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/schemas"
 )
@@ -34,6 +35,8 @@ type Schema struct {
 	Evidence SchemaEvidence
 	Compiled *gojsonschema.Schema
 	variants *variants
+	// fast vouches for the frames Compiled accepts (see KnownValid).
+	fast *fastschema.Validator
 }
 
 // Ambiguity is an AmbiguitySpec with its readings compiled.
@@ -100,13 +103,14 @@ func load(fsys fs.FS, name string) (*Dialect, error) {
 		return nil, fmt.Errorf("manifest of %s has no typeField", name)
 	}
 	hfs := http.FS(fsys)
+	fl := newFastLoader(fsys)
 	for dir, types := range d.Messages {
 		if !dir.Valid() {
 			return nil, fmt.Errorf("manifest of %s: unknown direction %q", name, dir)
 		}
 		d.schemas[dir] = map[string]*Schema{}
 		for _, t := range types {
-			s, err := compileFile(hfs, fsys, path.Join(name, string(dir), t+".json"))
+			s, err := compileFile(hfs, fsys, fl, path.Join(name, string(dir), t+".json"))
 			if err != nil {
 				return nil, err
 			}
@@ -115,7 +119,7 @@ func load(fsys fs.FS, name string) (*Dialect, error) {
 		}
 	}
 	for _, h := range d.HTTP {
-		s, err := compileFile(hfs, fsys, path.Join(name, "http", h+".json"))
+		s, err := compileFile(hfs, fsys, fl, path.Join(name, "http", h+".json"))
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +143,7 @@ func load(fsys fs.FS, name string) (*Dialect, error) {
 	return d, nil
 }
 
-func compileFile(hfs http.FileSystem, fsys fs.FS, file string) (*Schema, error) {
+func compileFile(hfs http.FileSystem, fsys fs.FS, fl *fastLoader, file string) (*Schema, error) {
 	raw, err := fs.ReadFile(fsys, file)
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
@@ -158,11 +162,12 @@ func compileFile(hfs http.FileSystem, fsys fs.FS, file string) (*Schema, error) 
 	if err != nil {
 		return nil, fmt.Errorf("compile schema %s: %w", file, err)
 	}
-	vs, err := compileVariants(raw, "file:///"+file, hfs)
+	vs, err := compileVariants(raw, "file:///"+file, hfs, fl)
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{File: file, Description: head.Description, Evidence: head.Evidence, Compiled: compiled, variants: vs}, nil
+	return &Schema{File: file, Description: head.Description, Evidence: head.Evidence, Compiled: compiled, variants: vs,
+		fast: fl.compile("file:///"+file, nil)}, nil
 }
 
 // Schema returns the schema of a message type in a direction.

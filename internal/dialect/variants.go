@@ -8,6 +8,8 @@ import (
 
 	"github.com/xeipuuv/gojsonreference"
 	"github.com/xeipuuv/gojsonschema"
+
+	"github.com/wsconform/wsconform/internal/fastschema"
 )
 
 // Variants let a schema that branches on a discriminator be validated in
@@ -25,6 +27,7 @@ import (
 type variants struct {
 	prop   string
 	byName map[string]*gojsonschema.Schema
+	fast   map[string]*fastschema.Validator // by value, compiled from the same variant
 }
 
 // For returns the compiled schema to validate doc with.
@@ -40,7 +43,7 @@ func (s *Schema) For(doc map[string]any) *gojsonschema.Schema {
 }
 
 // compileVariants returns nil when the schema does not have the shape.
-func compileVariants(raw []byte, url string, hfs http.FileSystem) (*variants, error) {
+func compileVariants(raw []byte, url string, hfs http.FileSystem, fl *fastLoader) (*variants, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, err
@@ -50,7 +53,7 @@ func compileVariants(raw []byte, url string, hfs http.FileSystem) (*variants, er
 		return nil, nil
 	}
 	factory := gojsonschema.NewReferenceLoaderFileSystem(url, hfs).LoaderFactory()
-	out := &variants{prop: prop, byName: map[string]*gojsonschema.Schema{}}
+	out := &variants{prop: prop, byName: map[string]*gojsonschema.Schema{}, fast: map[string]*fastschema.Validator{}}
 	for value, branch := range branches {
 		variant := make(map[string]any, len(doc))
 		for k, v := range doc {
@@ -71,6 +74,9 @@ func compileVariants(raw []byte, url string, hfs http.FileSystem) (*variants, er
 			return nil, fmt.Errorf("compile variant %s=%s of %s: %w", prop, value, url, err)
 		}
 		out.byName[value] = c
+		if numbered, err := roundTrip(variant); err == nil {
+			out.fast[value] = fl.compile(url, numbered)
+		}
 	}
 	return out, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/xeipuuv/gojsonschema"
+
 	"github.com/wsconform/wsconform/internal/dialect"
 )
 
@@ -20,8 +22,10 @@ func checkAmbiguities(d *dialect.Dialect, m *message) []Finding {
 		}
 		var met, missed []string
 		for i, r := range a.Readings {
-			res, err := validateDoc(a.Compiled[i], m.Doc)
-			if err == nil && res.Valid() {
+			if a.MeetsReading(i, m.Doc, func(s *gojsonschema.Schema) bool {
+				res, err := validateDoc(s, m.Doc)
+				return err == nil && res.Valid()
+			}) {
 				met = append(met, r.Name)
 			} else {
 				missed = append(missed, r.Name)

@@ -43,6 +43,28 @@ type Schema struct {
 type Ambiguity struct {
 	AmbiguitySpec
 	Compiled []*gojsonschema.Schema
+	// fast vouches for the documents Compiled[i] accepts (see MeetsReading).
+	fast []*fastschema.Validator
+}
+
+// MeetsReading reports whether doc meets reading i: the compiled validator
+// vouches for it, else gojsonschema's verdict (by validate, which the
+// caller gives so that it can guard gojsonschema's panics).
+func (a Ambiguity) MeetsReading(i int, doc map[string]any, validate func(*gojsonschema.Schema) bool) bool {
+	if i < len(a.fast) && a.fast[i].Valid(doc) {
+		return true
+	}
+	return validate(a.Compiled[i])
+}
+
+// ReadingUnknowns lists what the compiled validators of the readings leave
+// to gojsonschema, for the test that they compile entirely.
+func (a Ambiguity) ReadingUnknowns() []string {
+	var out []string
+	for i, f := range a.fast {
+		out = append(out, prefixed(a.Readings[i].Name+": ", f.Unknowns())...)
+	}
+	return out
 }
 
 var (
@@ -137,6 +159,7 @@ func load(fsys fs.FS, name string) (*Dialect, error) {
 				return nil, fmt.Errorf("compile reading %q of %s: %w", r.Name, a.ID, err)
 			}
 			c.Compiled = append(c.Compiled, sch)
+			c.fast = append(c.fast, compileReading(r.Schema, "reading:///"+a.ID+"/"+r.Name))
 		}
 		d.ambiguities = append(d.ambiguities, c)
 	}

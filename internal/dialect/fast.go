@@ -109,3 +109,21 @@ func prefixed(p string, xs []string) []string {
 	}
 	return out
 }
+
+// compileReading compiles a reading's schema from the manifest (decoded
+// there with float64 numbers) as gojsonschema's Go loader sees it: numbers
+// as json.Number. A reading is self-contained (gojsonschema compiles it
+// without a base), so a $ref it holds is left to gojsonschema.
+func compileReading(schema map[string]any, url string) *fastschema.Validator {
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return nil
+	}
+	doc, err := decodeNumbers(raw)
+	if err != nil {
+		return nil
+	}
+	return fastschema.Compile(doc, url, func(u string) (any, error) {
+		return nil, fmt.Errorf("a reading loads no document (%s)", u)
+	})
+}

@@ -13,6 +13,20 @@ import "fmt"
 // hand a member that needs its raw text (a time, an exact integer) to its
 // own parser.
 func Members(data []byte, fn func(key string, value any, raw []byte) error) ([]Issue, error) {
+	return members(data, nil, fn)
+}
+
+// MembersLazy is Members that does not build the string values of the
+// members lazy names: their value is nil and raw holds the string literal,
+// checked to be one that decodes without an issue (a string that would not
+// is decoded as by Members). A reader that needs a long member only now
+// and then (a recording's frame text, in validate's first pass) skips
+// copying it.
+func MembersLazy(data []byte, lazy func(key string) bool, fn func(key string, value any, raw []byte) error) ([]Issue, error) {
+	return members(data, lazy, fn)
+}
+
+func members(data []byte, lazy func(key string) bool, fn func(key string, value any, raw []byte) error) ([]Issue, error) {
 	d := decoder{data: data, maxDepth: DefaultMaxDepth, cache: internPool.Get().(*internCache)}
 	defer internPool.Put(d.cache)
 	d.skipSpace()
@@ -45,9 +59,11 @@ func Members(data []byte, fn func(key string, value any, raw []byte) error) ([]I
 		d.pos++
 		d.skipSpace()
 		start := d.pos
-		v, err := d.value()
-		if err != nil {
-			return d.issues, err
+		var v any
+		if lazy == nil || !d.skipStr(lazy, key) {
+			if v, err = d.value(); err != nil {
+				return d.issues, err
+			}
 		}
 		if seen.add(key) {
 			d.issue(DuplicateKey, fmt.Sprintf("key %q appears more than once; the last value was kept", key))

@@ -56,3 +56,47 @@ func TestRawStringLen(t *testing.T) {
 		}
 	}
 }
+
+// lazyAgrees fails when MembersLazy, reading every member lazily, sees
+// data otherwise than Members: another error or issues, or a lazy
+// member's raw literal that does not decode, with no issue, to the value
+// Members gives it.
+func lazyAgrees(t *testing.T, data []byte) {
+	t.Helper()
+	want := map[string]any{}
+	wantIssues, wantErr := Members(data, func(k string, v any, _ []byte) error { want[k] = v; return nil })
+	got := map[string]any{}
+	issues, err := MembersLazy(data, func(string) bool { return true }, func(k string, v any, raw []byte) error {
+		if v == nil && len(raw) > 0 && raw[0] == '"' {
+			dv, is, derr := Decode(raw, 0)
+			if derr != nil || len(is) > 0 {
+				t.Errorf("%q: lazy %q gave %q, which decodes with %v %v", data, k, raw, is, derr)
+			}
+			v = dv
+		}
+		got[k] = v
+		return nil
+	})
+	if (err == nil) != (wantErr == nil) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("%q: MembersLazy error %v, Members %v", data, err, wantErr)
+	}
+	if err == nil && (!reflect.DeepEqual(got, want) || !reflect.DeepEqual(issues, wantIssues)) {
+		t.Fatalf("%q:\n lazy %v %v\n want %v %v", data, got, issues, want, wantIssues)
+	}
+}
+
+func TestMembersLazy(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		`"plain"`, `""`, `"esc \" \\ \/ \b \f \n \r \t"`, `"\u00e9\u20ac"`, `"\ud83d\ude00"`, `"\ud800"`, `"\udc00x"`,
+		`"\u12"`, `"\uZZZZ"`, `"\x"`, "\"ctl \x01\"", "\"bad \xff utf8\"", `"caf` + "\xc3\xa9" + `"`, `"unterminated`, `"\`,
+	} {
+		lazyAgrees(t, []byte(`{"a":`+s+`,"b":1}`))
+	}
+}
+
+func FuzzMembersLazy(f *testing.F) {
+	f.Add([]byte(`{"text":"{\"type\":\"x\"}","n":1}`))
+	f.Add([]byte(`{"a":"\ud800","b":"\u00e9"}`))
+	f.Fuzz(func(t *testing.T, data []byte) { lazyAgrees(t, data) })
+}

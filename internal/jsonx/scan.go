@@ -3,6 +3,9 @@ package jsonx
 import (
 	"encoding/binary"
 	"math/bits"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Masks for the word-at-a-time scan of plainRun.
@@ -58,4 +61,56 @@ func rawStringLen(b []byte) int {
 		n++
 	}
 	return len(b)
+}
+
+// skipStr moves past the string value at d.pos without building it when
+// lazy names key and the string is one str would decode without an issue
+// or an error: plain bytes, valid UTF-8 and escapes other than a
+// surrogate. Otherwise it leaves d.pos where it was and reports false, and
+// the caller decodes the value as usual (and gets its issues or error).
+func (d *decoder) skipStr(lazy func(string) bool, key string) bool {
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' || !lazy(key) {
+		return false
+	}
+	b := d.data
+	i := d.pos + 1
+	for i < len(b) {
+		i += plainRun(b[i:])
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return true
+		case c == '\\':
+			if i+1 >= len(b) {
+				return false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if len(b)-i < 6 {
+					return false
+				}
+				r, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 32)
+				if err != nil || utf16.IsSurrogate(rune(r)) {
+					return false
+				}
+				i += 6
+			default:
+				return false
+			}
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return false
+			}
+			i += size
+		default: // a control character: str reports it
+			return false
+		}
+	}
+	return false
 }

@@ -40,6 +40,23 @@ func fastLine(raw []byte) (Line, bool) {
 	return l, err == nil && len(issues) == 0
 }
 
+// lazyText reads a line leaving a frame's text undecoded (Line.rawText):
+// what it cannot read so, parseLine reads.
+func lazyText(raw []byte) (Line, error) {
+	var l Line
+	issues, err := jsonx.MembersLazy(raw, func(k string) bool { return k == "text" }, func(key string, v any, lit []byte) error {
+		if key == "text" && v == nil && len(lit) > 0 && lit[0] == '"' {
+			l.rawText = lit
+			return nil
+		}
+		return l.member(key, v, lit)
+	})
+	if err != nil || len(issues) > 0 {
+		return parseLine(raw)
+	}
+	return l, checkLine(l)
+}
+
 // member sets the field a key names, or refuses with errNotFast.
 func (l *Line) member(key string, v any, raw []byte) error {
 	switch key {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -158,4 +159,63 @@ func FuzzDecodeLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		sameAsUnmarshal(t, raw)
 	})
+}
+
+// lazySameAsParse fails when a lazily read line differs from parseLine's:
+// another error, another line (its text aside), or another frame.
+func lazySameAsParse(t *testing.T, raw []byte) {
+	t.Helper()
+	got, gotErr := lazyText(raw)
+	want, wantErr := parseLine(raw)
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		t.Fatalf("%q: lazy error %v, parseLine %v", raw, gotErr, wantErr)
+	}
+	if gotErr != nil {
+		return
+	}
+	gf, gerr := got.Frame()
+	wf, werr := want.Frame()
+	if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(gf, wf) {
+		t.Fatalf("%q: lazy frame %+v %v, parseLine %+v %v", raw, gf, gerr, wf, werr)
+	}
+	if got.rawText != nil {
+		got.rawText, got.Text = nil, want.Text
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q:\n lazy %+v\n want %+v", raw, got, want)
+	}
+}
+
+// TestLazyTextIsParseLine reads every line of the repository's recordings
+// both ways and checks that frame texts are left undecoded.
+func TestLazyTextIsParseLine(t *testing.T) {
+	t.Parallel()
+	lazy := 0
+	for _, raw := range repoLines(t) {
+		lazySameAsParse(t, raw)
+		if l, err := lazyText(raw); err == nil && l.rawText != nil {
+			lazy++
+		}
+	}
+	if lazy < 100 {
+		t.Errorf("only %d frame texts left undecoded", lazy)
+	}
+	for _, c := range []string{
+		`{"kind":"frame","conn":"c1","dir":"s2c","opcode":1,"text":"\ud800"}`,
+		`{"kind":"frame","conn":"c1","dir":"s2c","opcode":1,"text":"ok","base64":"b2s="}`,
+		`{"kind":"frame","conn":"c1","dir":"s2c","opcode":7,"text":"ok"}`,
+		`{"kind":"frame","conn":"c1","dir":"up","opcode":1,"text":"ok"}`,
+		`{"kind":"frame","dir":"s2c","opcode":1,"text":"ok"}`,
+		`{"kind":"frame","conn":"c1","dir":"s2c","opcode":1,"text":null}`,
+		`{"kind":"frame","conn":"c1","dir":"s2c","opcode":1,"text":5}`,
+		`{"kind":"frame","conn":"c1","dir":"s2c","opcode":1,"Text":"other case"}`,
+	} {
+		lazySameAsParse(t, []byte(c))
+	}
+}
+
+func FuzzLazyText(f *testing.F) {
+	f.Add([]byte(`{"kind":"frame","conn":"c1","session":"s","time":"2026-11-24T19:51:10.001Z","dir":"s2c","index":1,"opcode":1,"text":"{\"a\":1}"}`))
+	f.Add([]byte(`{"kind":"frame","conn":"c1","dir":"c2s","opcode":2,"base64":"AAE="}`))
+	f.Fuzz(func(t *testing.T, raw []byte) { lazySameAsParse(t, raw) })
 }

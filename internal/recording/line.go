@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/wsconform/wsconform/internal/jsonx"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
@@ -97,6 +98,9 @@ type Line struct {
 	Opcode int            `json:"opcode,omitempty"`
 	Text   *string        `json:"text,omitempty"`
 	Base64 *string        `json:"base64,omitempty"`
+	// rawText is the text's JSON string literal when a lazy scan
+	// (ScanEachLazy) left it undecoded; Frame decodes it.
+	rawText []byte
 
 	// close (and close frames); Reason is also why a dialect line chose its
 	// dialect.
@@ -136,7 +140,11 @@ func FrameLine(session string, f wire.Frame) Line {
 }
 
 // Frame turns a frame line back into a wire.Frame.
-func (l Line) Frame() (wire.Frame, error) {
+func (l Line) Frame() (wire.Frame, error) { return l.frame(true) }
+
+// frame is Frame; without decodeText a lazily read text (which the lazy
+// scan checked decodes) is left out of the payload.
+func (l Line) frame(decodeText bool) (wire.Frame, error) {
 	if l.Kind != KindFrame {
 		return wire.Frame{}, fmt.Errorf("line is a %q, not a frame", l.Kind)
 	}
@@ -146,10 +154,17 @@ func (l Line) Frame() (wire.Frame, error) {
 	f := wire.Frame{Conn: l.Conn, URL: l.URL, Index: l.Index, Dir: l.Dir, Time: l.Time,
 		Op: wire.Opcode(l.Opcode), CloseCode: l.Code}
 	switch {
-	case l.Text != nil && l.Base64 != nil:
+	case (l.Text != nil || l.rawText != nil) && l.Base64 != nil:
 		return wire.Frame{}, fmt.Errorf("frame has both text and base64")
 	case l.Text != nil:
 		f.Payload = []byte(*l.Text)
+	case l.rawText != nil && decodeText:
+		v, _, err := jsonx.Decode(l.rawText, 0)
+		s, ok := v.(string)
+		if err != nil || !ok {
+			return wire.Frame{}, fmt.Errorf("frame text: %q is not a JSON string", l.rawText)
+		}
+		f.Payload = []byte(s)
 	case l.Base64 != nil:
 		b, err := base64.StdEncoding.DecodeString(*l.Base64)
 		if err != nil {

@@ -72,6 +72,7 @@ type Reader struct {
 	OnProblem func(Problem)
 
 	br       *bufio.Reader
+	parse    func([]byte) (Line, error) // parseLine, or lazyText for ScanEachLazy
 	line     int
 	header   *Line
 	problems []Problem
@@ -79,7 +80,7 @@ type Reader struct {
 
 // NewReader reads a recording from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+	return &Reader{br: bufio.NewReaderSize(r, 64<<10), parse: parseLine}
 }
 
 // Header returns the header line once it has been read (nil before, or
@@ -110,7 +111,7 @@ func (r *Reader) Next() (Line, error) {
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
-		l, perr := parseLine(raw)
+		l, perr := r.parse(raw)
 		if perr != nil {
 			r.problem(Problem{Line: r.line, Err: perr.Error()})
 			continue
@@ -174,42 +175,47 @@ func parseLine(raw []byte) (Line, error) {
 	if err != nil {
 		return Line{}, fmt.Errorf("not a recording line: %w", err)
 	}
+	return l, checkLine(l)
+}
+
+// checkLine refuses a line that parsed but lacks what its kind needs.
+func checkLine(l Line) error {
 	switch l.Kind {
 	case KindHeader:
 		if l.Format != Format {
-			return Line{}, fmt.Errorf("header names format %q, want %q", l.Format, Format)
+			return fmt.Errorf("header names format %q, want %q", l.Format, Format)
 		}
 		if l.Version < VersionFrames || l.Version > Version {
-			return Line{}, fmt.Errorf("recording format version %d, this build reads %d to %d", l.Version, VersionFrames, Version)
+			return fmt.Errorf("recording format version %d, this build reads %d to %d", l.Version, VersionFrames, Version)
 		}
 	case KindOpen, KindClose:
 		if l.Conn == "" {
-			return Line{}, fmt.Errorf("%s line without conn", l.Kind)
+			return fmt.Errorf("%s line without conn", l.Kind)
 		}
 	case KindSession:
 		if l.Conn == "" || l.Session == "" {
-			return Line{}, errors.New("session line without conn or session")
+			return errors.New("session line without conn or session")
 		}
 	case KindDialect:
 		if l.Dialect == "" {
-			return Line{}, errors.New("dialect line without dialect")
+			return errors.New("dialect line without dialect")
 		}
 	case KindHTTP:
 		if l.Conn == "" {
-			return Line{}, errors.New("http line without conn")
+			return errors.New("http line without conn")
 		}
 		if _, err := l.Exchange(); err != nil {
-			return Line{}, err
+			return err
 		}
 	case KindFrame:
 		if l.Conn == "" {
-			return Line{}, errors.New("frame line without conn")
+			return errors.New("frame line without conn")
 		}
-		if _, err := l.Frame(); err != nil {
-			return Line{}, err
+		if _, err := l.frame(false); err != nil { // a lazy text is decoded when used
+			return err
 		}
 	default:
-		return Line{}, fmt.Errorf("unknown line kind %q", l.Kind)
+		return fmt.Errorf("unknown line kind %q", l.Kind)
 	}
-	return l, nil
+	return nil
 }

@@ -42,6 +42,19 @@ func ScanEach(r io.Reader, line func(Line) error, problem func(Problem)) (Source
 // lines ahead, so work that needs only the line (decoding and checking a
 // frame by itself) leaves the caller's goroutine.
 func ScanEachPrepared(r io.Reader, prepare func(Line) any, line func(Line, any) error, problem func(Problem)) (Source, error) {
+	return scanEach(r, parseLine, prepare, line, problem)
+}
+
+// ScanEachLazy is ScanEach for a reader that needs few frames' payloads:
+// a frame line's text is checked but not decoded until Line.Frame is
+// called (the rest of the line as ScanEach reads it). validate's first
+// pass, which looks at the payloads of connections whose session it has
+// not learnt yet, spent most of its time copying every frame's text.
+func ScanEachLazy(r io.Reader, line func(Line) error, problem func(Problem)) (Source, error) {
+	return scanEach(r, lazyText, nil, func(l Line, _ any) error { return line(l) }, problem)
+}
+
+func scanEach(r io.Reader, parse func([]byte) (Line, error), prepare func(Line) any, line func(Line, any) error, problem func(Problem)) (Source, error) {
 	if prepare == nil {
 		prepare = func(Line) any { return nil }
 	}
@@ -61,7 +74,7 @@ func ScanEachPrepared(r io.Reader, prepare func(Line) any, line func(Line, any) 
 		return SourceHAR, scanHAR(ra, base, size, func(l Line) error { return line(l, prepare(l)) }, problem)
 	}
 	rr := NewReader(br)
-	rr.OnProblem = problem
+	rr.OnProblem, rr.parse = problem, parse
 	return SourceJSONL, scanLines(rr, seekable, prepare, line, problem)
 }
 

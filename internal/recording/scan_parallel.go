@@ -62,7 +62,7 @@ func scanLines(rr *Reader, file bool, prepare func(Line) any, line func(Line, an
 	defer func() { close(done); <-readerDone }()
 	go func() { defer close(readerDone); readBatches(rr, ordered, work, done) }()
 	for i := 0; i < workers; i++ {
-		go parseBatches(work, prepare)
+		go parseBatches(work, rr.parse, prepare)
 	}
 	for b := range ordered {
 		<-b.parsed
@@ -154,12 +154,12 @@ func readBatches(rr *Reader, ordered, work chan<- *scanBatch, done <-chan struct
 }
 
 // parseBatches parses and prepares the lines of each batch it is given.
-func parseBatches(work <-chan *scanBatch, prepare func(Line) any) {
+func parseBatches(work <-chan *scanBatch, parse func([]byte) (Line, error), prepare func(Line) any) {
 	for b := range work {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.problem == nil {
-				it.l, it.err = parseLine(it.raw)
+				it.l, it.err = parse(it.raw)
 				it.raw = nil
 				if it.err == nil {
 					it.prep = prepare(it.l)

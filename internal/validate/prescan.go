@@ -58,7 +58,7 @@ func scanRecording(r io.Reader, dialectName string) (*prescan, error) {
 		}
 		sz.Joined(c)
 	}
-	_, err := recording.ScanEach(r, func(l recording.Line) error {
+	_, err := recording.ScanEachLazy(r, func(l recording.Line) error {
 		switch l.Kind {
 		case recording.KindOpen:
 			if _, dup := conns[l.Conn]; dup {

@@ -271,10 +271,17 @@ func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency in
 	// the catalog selected the cases (the tags, the derived levels, the
 	// section): their ids alone say what runs
 	tags := idTags(cases)
+	var sched *schedule
+	if concurrency > 1 {
+		// godog starts them all; the gate lets concurrency of them run,
+		// the longest expected first (schedule.go)
+		sched = newSchedule(cases, concurrency, r.opts)
+		concurrency = max(concurrency, r.cat.pickles)
+	}
 	suite := godog.TestSuite{
 		Name: "wsconform",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			r.initScenario(sc, t)
+			r.initScenario(sc, t, sched)
 		},
 		Options: &godog.Options{
 			FS:             r.fsys(),
@@ -333,16 +340,30 @@ func (r *run) add(s reports.Scenario) {
 	}
 }
 
-// initScenario hooks one scenario: Before makes its World, the step hook
-// records each step, After closes its clients and judges it.
-func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
+// initScenario hooks one scenario: Before waits for its turn (sched, when
+// not nil) and makes its World, the step hook records each step, After
+// closes its clients and judges it.
+func (r *run) initScenario(sc *godog.ScenarioContext, t Target, sched *schedule) {
 	register(sc)
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		c, ok := r.cat.byPickle[p.Id]
 		if !ok {
 			// an example of an outline whose other examples the catalog
 			// selected (they share its @id): not part of this run
+			if sched != nil {
+				sched.gate.absent()
+			}
 			return ctx, godog.ErrSkip
+		}
+		if sched != nil {
+			// ctx is the scenario's own: godog cancels it once the
+			// scenario is over, which gives its place back
+			leave, err := sched.gate.enter(ctx, sched.rank[c])
+			if err != nil {
+				r.notRun(c, t) // stopped while it waited
+				return ctx, err
+			}
+			context.AfterFunc(ctx, leave)
 		}
 		if err := r.ctx.Err(); err != nil {
 			// godog runs every scenario it was given: those it reaches

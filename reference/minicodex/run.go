@@ -363,7 +363,6 @@ func (h *hub) end(r *run, fail string) {
 		}
 	})
 	h.active = nil
-	h.touch()
 	h.mu.Unlock()
 	h.srv.tidy()
 }

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -16,26 +17,57 @@ import (
 // 300ms") or a heartbeat it waits for. godog starts scenarios in file
 // order, so the five 1-2 s myagent heartbeat and resume scenarios, last
 // in the file order, started last and ran alone at the end. The gate lets
-// godog start every scenario of a suite at once and admits them
-// concurrency at a time, the longest expected first, so that the long
-// ones overlap the many short ones. Only the order changes: every window a
-// step writes is kept as written.
+// godog start every scenario of a suite at once and admits them the
+// longest expected first, so that the long ones overlap the many short
+// ones. A scenario counts against two limits: the scenarios open at once,
+// and the scenarios working at once, which excludes those listening
+// through a window (listens): against the reference server 32 may be open
+// and 8 working, so that the waits overlap while the work (connecting,
+// sending, the server's answers) is spread as it was at 8 at a time, and
+// a scenario that times the server's reaction (a cancel acted on within
+// 300 ms) does not run in a crowd of 32 starting together. Only the order
+// and the crowd change: every window a step writes is kept as written.
 
-// gate admits a suite's scenarios, at most its limit at a time, the
-// waiting one ranked first (the lowest rank) whenever a place frees. It
-// admits none before the scenarios it expects have all come (godog starts
-// them in file order, so the first to come are the first written, not
-// the longest), or been counted out by absent.
+// gate admits a suite's scenarios, at most open at a time and working at
+// a time, the waiting one ranked first (the lowest rank) whenever places
+// free; a scenario coming back from a window to work goes before any new
+// one. It admits none before the scenarios it expects have all come
+// (godog starts them in file order, so the first to come are the first
+// written, not the longest), or been counted out by absent.
 type gate struct {
-	mu      sync.Mutex
-	free    int
-	waiting waiters
+	mu       sync.Mutex
+	open     int // free places among the scenarios open at once
+	work     int // free places among the scenarios working at once
+	waiting  waiters
+	resuming []*resumer // first come first
 	// expect is how many scenarios must come before the first is
 	// admitted; 0 once they have.
 	expect int
 }
 
-func newGate(limit, expect int) *gate { return &gate{free: max(1, limit), expect: expect} }
+func newGate(open, working, expect int) *gate {
+	return &gate{open: max(1, open), work: max(1, min(open, working)), expect: expect}
+}
+
+// ticket is one admitted scenario's hold on the gate.
+type ticket struct {
+	g       *gate
+	working bool // holds a working place; g.mu guards it
+	left    bool
+}
+
+// waiter is a scenario waiting for places; ready closes when it has them.
+type waiter struct {
+	rank  int
+	index int // in the heap, -1 once admitted
+	ready chan struct{}
+}
+
+// resumer is an admitted scenario waiting for a working place.
+type resumer struct {
+	t     *ticket
+	ready chan struct{}
+}
 
 // absent counts out one scenario the gate expected: godog ran a scenario
 // the run does not know (it cannot tell which of the expected it was),
@@ -45,49 +77,43 @@ func (g *gate) absent() {
 	defer g.mu.Unlock()
 	if g.expect > 0 {
 		g.expect--
-		g.open()
+		g.dispatch()
 	}
 }
 
-// open admits the first waiting scenarios once every expected one has
-// come; g.mu is held.
-func (g *gate) open() {
+// dispatch hands free places out: working places to the scenarios back
+// from a window first, then both to new scenarios by rank, once every
+// expected one has come. g.mu held.
+func (g *gate) dispatch() {
+	for g.work > 0 && len(g.resuming) > 0 {
+		r := g.resuming[0]
+		g.resuming = g.resuming[1:]
+		g.work--
+		r.t.working = true
+		close(r.ready)
+	}
 	if g.expect > len(g.waiting) {
 		return
 	}
 	g.expect = 0
-	for g.free > 0 && len(g.waiting) > 0 {
-		g.free--
+	for g.open > 0 && g.work > 0 && len(g.waiting) > 0 {
+		g.open--
+		g.work--
 		close(heap.Pop(&g.waiting).(*waiter).ready)
 	}
 }
 
-// waiter is a scenario waiting for a place; ready closes when it has one.
-type waiter struct {
-	rank  int
-	index int // in the heap, -1 once admitted
-	ready chan struct{}
-}
-
-// enter waits for a place for the scenario of this rank. It returns the
-// function that gives the place back (idempotent), or ctx's error when
-// ctx ends first.
-func (g *gate) enter(ctx context.Context, rank int) (func(), error) {
-	g.mu.Lock()
-	if g.expect == 0 && g.free > 0 && len(g.waiting) == 0 {
-		g.free--
-		g.mu.Unlock()
-		return g.releaser(), nil
-	}
+// enter waits for places for the scenario of this rank and returns its
+// ticket (working), or ctx's error when ctx ends first.
+func (g *gate) enter(ctx context.Context, rank int) (*ticket, error) {
 	w := &waiter{rank: rank, ready: make(chan struct{})}
+	g.mu.Lock()
 	heap.Push(&g.waiting, w)
-	if g.expect > 0 {
-		g.open()
-	}
+	g.dispatch()
 	g.mu.Unlock()
 	select {
 	case <-w.ready:
-		return g.releaser(), nil
+		return &ticket{g: g, working: true}, nil
 	case <-ctx.Done():
 		g.mu.Lock()
 		admitted := w.index < 0
@@ -99,28 +125,70 @@ func (g *gate) enter(ctx context.Context, rank int) (func(), error) {
 		}
 		g.mu.Unlock()
 		if admitted {
-			g.leave() // handed a place as ctx ended: pass it on
+			(&ticket{g: g, working: true}).leave() // handed places as ctx ended: pass them on
 		}
 		return nil, ctx.Err()
 	}
 }
 
-// releaser gives the place back once, however often it is called.
-func (g *gate) releaser() func() {
-	var once sync.Once
-	return func() { once.Do(g.leave) }
-}
-
-// leave hands the place to the first waiting scenario, or frees it.
-func (g *gate) leave() {
+// listen gives the working place back while the scenario listens through
+// a window.
+func (t *ticket) listen() {
+	g := t.g
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if len(g.waiting) == 0 {
-		g.free++
+	if t.working && !t.left {
+		t.working = false
+		g.work++
+		g.dispatch()
+	}
+}
+
+// resume waits for a working place again after a window, before any new
+// scenario gets one; ctx's error when ctx ends first.
+func (t *ticket) resume(ctx context.Context) error {
+	g := t.g
+	g.mu.Lock()
+	if t.working || t.left {
+		g.mu.Unlock()
+		return nil
+	}
+	r := &resumer{t: t, ready: make(chan struct{})}
+	g.resuming = append(g.resuming, r)
+	g.dispatch()
+	g.mu.Unlock()
+	select {
+	case <-r.ready:
+		return nil
+	case <-ctx.Done():
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if i := slices.Index(g.resuming, r); i >= 0 {
+			g.resuming = slices.Delete(g.resuming, i, i+1)
+		}
+		return ctx.Err() // a place handed meanwhile goes back with leave
+	}
+}
+
+// leave gives every place of the scenario back, once however often it is
+// called.
+func (t *ticket) leave() {
+	g := t.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t.left {
 		return
 	}
-	w := heap.Pop(&g.waiting).(*waiter)
-	close(w.ready)
+	t.left = true
+	g.open++
+	if t.working {
+		t.working = false
+		g.work++
+	}
+	if i := slices.IndexFunc(g.resuming, func(r *resumer) bool { return r.t == t }); i >= 0 {
+		g.resuming = slices.Delete(g.resuming, i, i+1)
+	}
+	g.dispatch()
 }
 
 // waiters is a heap of waiting scenarios by rank.
@@ -146,22 +214,26 @@ func (h *waiters) Pop() any {
 	return w
 }
 
+// turnKey is the context key of a scenario's ticket.
+type turnKey struct{}
+
 // schedule is the order and the gate of one godog suite's scenarios.
 type schedule struct {
 	gate *gate
 	rank map[*Case]int
 }
 
-// newSchedule gates cases, limit at a time. The gate expects every case
-// with a step: godog calls no hook for a scenario without one.
-func newSchedule(cases []*Case, limit int, opts Options) *schedule {
+// newSchedule gates cases, open at a time and working at a time. The gate
+// expects every case with a step: godog calls no hook for a scenario
+// without one.
+func newSchedule(cases []*Case, open, working int, opts Options) *schedule {
 	expect := 0
 	for _, c := range cases {
 		if len(c.pickle.Steps) > 0 {
 			expect++
 		}
 	}
-	return &schedule{gate: newGate(limit, expect), rank: ranks(cases, opts)}
+	return &schedule{gate: newGate(open, working, expect), rank: ranks(cases, opts)}
 }
 
 // ranks orders cases longest expected first (catalog order among equals):
@@ -192,6 +264,18 @@ var listenStep = regexp.MustCompile(`(?:receives no "[^"]+"|receives nothing|sta
 // slowReply is the scripted agent's "/slow N": N chunks, one per slow
 // delay of the reference server.
 var slowReply = regexp.MustCompile(`/slow (\d+)`)
+
+// listens reports whether a step only waits, whatever the target does:
+// a window to listen through, a connection to watch, a wait, or a wait
+// for a message longer than the receive timeout (a heartbeat's). The
+// scenario gives its working place back meanwhile.
+func listens(text string, to Timeouts) bool {
+	if listenStep.MatchString(text) {
+		return true
+	}
+	m := stepWindow.FindStringSubmatch(text)
+	return m != nil && parseOr(m[1], 0) > to.Receive
+}
 
 // expected is how long the scenario is expected to take, for ordering
 // only: its windows (a listening step's, the default quiet window when it

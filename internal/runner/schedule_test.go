@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -15,10 +16,10 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// admission is a scenario the gate let in, and how it leaves.
+// admission is a scenario the gate let in, with its ticket.
 type admission struct {
-	rank  int
-	leave func()
+	rank int
+	t    *ticket
 }
 
 // enterAll enters the gate at each rank, each from its own goroutine: the
@@ -27,22 +28,22 @@ func enterAll(ctx context.Context, g *gate, ranks ...int) (<-chan admission, <-c
 	in, errs := make(chan admission, len(ranks)), make(chan error, len(ranks))
 	for _, r := range ranks {
 		go func() {
-			leave, err := g.enter(ctx, r)
+			t, err := g.enter(ctx, r)
 			if err != nil {
 				errs <- err
 				return
 			}
-			in <- admission{r, leave}
+			in <- admission{r, t}
 		}()
 	}
 	return in, errs
 }
 
 // state is how many wait in the gate, and its free places.
-func (g *gate) state() (waiting, free int) {
+func (g *gate) state() (waiting, open, work int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return len(g.waiting), g.free
+	return len(g.waiting), g.open, g.work
 }
 
 // TestGateAdmitsByRank: no scenario starts before every expected one has
@@ -51,41 +52,87 @@ func (g *gate) state() (waiting, free int) {
 // goes to the best ranked still waiting.
 func TestGateAdmitsByRank(t *testing.T) {
 	t.Parallel()
-	g := newGate(2, 5)
+	g := newGate(2, 2, 5)
 	in, _ := enterAll(context.Background(), g, 4, 2, 0, 3, 1)
-	first := []int{(<-in).rank, (<-in).rank}
-	slices.Sort(first)
-	if !slices.Equal(first, []int{0, 1}) {
-		t.Fatalf("admitted first %v, want ranks 0 and 1", first)
+	a, b := <-in, <-in
+	if got := []int{min(a.rank, b.rank), max(a.rank, b.rank)}; !slices.Equal(got, []int{0, 1}) {
+		t.Fatalf("admitted first %v, want ranks 0 and 1", got)
 	}
-	if waiting, free := g.state(); waiting != 3 || free != 0 {
-		t.Fatalf("%d waiting, %d free: want 3 waiting, none free", waiting, free)
+	if waiting, open, work := g.state(); waiting != 3 || open != 0 || work != 0 {
+		t.Fatalf("%d waiting, %d and %d places free: want 3 waiting, none free", waiting, open, work)
 	}
 	var got []int
+	leaving := a.t
 	for range 3 {
 		// give back one place at a time: exactly one more is admitted
-		g.leave()
-		got = append(got, (<-in).rank)
+		leaving.leave()
+		next := <-in
+		got = append(got, next.rank)
+		leaving = next.t
 	}
 	if !slices.Equal(got, []int{2, 3, 4}) {
 		t.Errorf("then admitted %v, want 2, 3, 4", got)
 	}
 }
 
-// TestGateLeaveOnce: a scenario's release gives its place back once,
-// however often it is called (godog's end of the scenario and a stop may
-// both call it).
-func TestGateLeaveOnce(t *testing.T) {
+// TestGateWorking: with one working place among three, a scenario that
+// listens through a window lets the next one start; one back from its
+// window works again before any new one starts.
+func TestGateWorking(t *testing.T) {
 	t.Parallel()
-	g := newGate(1, 0)
-	leave, err := g.enter(context.Background(), 0)
+	g := newGate(3, 1, 0)
+	ctx := context.Background()
+	a, err := g.enter(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	leave()
-	leave()
-	if _, free := g.state(); free != 1 {
-		t.Errorf("%d free places after one scenario left twice, want 1", free)
+	in, _ := enterAll(ctx, g, 1)
+	a.listen()
+	b := <-in // admitted once a listens
+	back := make(chan error, 1)
+	go func() { back <- a.resume(ctx) }()
+	for {
+		// a waits to resume before c comes (polling the gate's own state)
+		g.mu.Lock()
+		n := len(g.resuming)
+		g.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		runtime.Gosched()
+	}
+	in, _ = enterAll(ctx, g, 2)
+	b.t.listen()
+	if err := <-back; err != nil {
+		t.Fatal(err)
+	}
+	if waiting, open, work := g.state(); waiting != 1 || open != 1 || work != 0 {
+		t.Fatalf("after a resumed: %d waiting, %d open and %d working places free; want c waiting, 1 open, none working", waiting, open, work)
+	}
+	a.leave()
+	if c := <-in; c.rank != 2 {
+		t.Fatalf("admitted rank %d, want c", c.rank)
+	}
+	a.leave() // twice: gives back nothing more
+	b.t.leave()
+	if _, open, work := g.state(); open != 2 || work != 0 {
+		t.Errorf("%d open and %d working places free with c working, want 2 and 0", open, work)
+	}
+}
+
+// TestGateLeaveOnce: a scenario gives its places back once, however often
+// it leaves (godog's end of the scenario and a stop may both).
+func TestGateLeaveOnce(t *testing.T) {
+	t.Parallel()
+	g := newGate(1, 1, 0)
+	turn, err := g.enter(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn.leave()
+	turn.leave()
+	if _, open, work := g.state(); open != 1 || work != 1 {
+		t.Errorf("%d open and %d working places free after one scenario left twice, want 1 and 1", open, work)
 	}
 }
 
@@ -93,12 +140,11 @@ func TestGateLeaveOnce(t *testing.T) {
 // one expected out, so a missing one never holds up the others.
 func TestGateAbsent(t *testing.T) {
 	t.Parallel()
-	g := newGate(4, 3)
+	g := newGate(4, 4, 3)
 	in, _ := enterAll(context.Background(), g, 0, 1)
 	g.absent() // before or after they came: either way they start
-	got := []int{(<-in).rank, (<-in).rank}
-	slices.Sort(got)
-	if !slices.Equal(got, []int{0, 1}) {
+	a, b := <-in, <-in
+	if got := []int{min(a.rank, b.rank), max(a.rank, b.rank)}; !slices.Equal(got, []int{0, 1}) {
 		t.Errorf("admitted %v, want 0 and 1", got)
 	}
 }
@@ -107,8 +153,8 @@ func TestGateAbsent(t *testing.T) {
 // place, and the places stay as they were.
 func TestGateStop(t *testing.T) {
 	t.Parallel()
-	g := newGate(1, 0)
-	leave, err := g.enter(context.Background(), 0)
+	g := newGate(1, 1, 0)
+	turn, err := g.enter(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,9 +164,9 @@ func TestGateStop(t *testing.T) {
 	if err := <-errs; !errors.Is(err, context.Canceled) {
 		t.Fatalf("waiting scenario got %v, want context.Canceled", err)
 	}
-	leave()
-	if waiting, free := g.state(); waiting != 0 || free != 1 {
-		t.Errorf("%d waiting, %d free after the stop: want none waiting, 1 free", waiting, free)
+	turn.leave()
+	if waiting, open, work := g.state(); waiting != 0 || open != 1 || work != 1 {
+		t.Errorf("%d waiting, %d and %d places free after the stop: want none waiting, 1 and 1", waiting, open, work)
 	}
 }
 
@@ -289,6 +335,32 @@ func TestConcurrencyFor(t *testing.T) {
 		r := &run{opts: Options{Concurrency: tt.user}, specs: map[string]*clientSpec{}}
 		if got := r.concurrencyFor(tt.target); got != tt.want {
 			t.Errorf("%s with --concurrency %d: %d at a time, want %d", tt.target.Name, tt.user, got, tt.want)
+		}
+	}
+}
+
+// TestListens: the steps during which a scenario gives its working place
+// back are those that only wait.
+func TestListens(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{`the client receives no "error" within 300ms`, true},
+		{`client "B" receives nothing`, true},
+		{`the client stays connected for 100ms`, true},
+		{`I wait 300ms`, true},
+		{`the client skips what it receives within 300ms`, true},
+		{`the client receives "system.heartbeat" within 70s`, true},
+		{`the client receives "welcome" within 2s`, false},
+		{`the client receives "welcome"`, false},
+		{`a client connects`, false},
+		{`the client sends:`, false},
+	}
+	for _, tt := range tests {
+		if got := listens(tt.text, DefaultTimeouts); got != tt.want {
+			t.Errorf("%s: listens %v, want %v", tt.text, got, tt.want)
 		}
 	}
 }

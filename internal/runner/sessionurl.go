@@ -68,18 +68,30 @@ func (r *run) concurrencyFor(t Target) int {
 	return DefaultConcurrency
 }
 
+// workingFor is how many of the open scenarios may work at once, the
+// others listening through a window: DefaultConcurrency against the
+// reference server (unless the user set --concurrency), all of them
+// elsewhere.
+func (r *run) workingFor(t Target, open int) int {
+	if t.Reference && r.opts.Concurrency == 0 {
+		return min(open, DefaultConcurrency)
+	}
+	return open
+}
+
 // DefaultConcurrency is how many scenarios run at once per target unless
 // the user says otherwise or they share a session.
 const DefaultConcurrency = 8
 
 // ReferenceConcurrency is how many scenarios run at once against the
-// reference server unless the user says otherwise. The scenarios spend
-// nearly all their time listening through windows and waiting for
+// reference server unless the user says otherwise, DefaultConcurrency of
+// them working and the others listening through a window (schedule.go).
+// The scenarios spend nearly all their time in windows and waiting for
 // heartbeats (the whole suite is under 2 s of CPU), and the reference
 // server is ours to load: at eight at a time the 399 scenarios took 8 s of
-// waiting, at 32 (longest first, schedule.go) they take as long as the
-// longest of them, 2 s, and a little more. A server of someone else's
-// keeps eight: it may count connections or limit sessions.
+// waiting, at 32 (longest first) they take little more than the longest
+// of them, 2 s. A server of someone else's keeps eight: it may count
+// connections or limit sessions.
 const ReferenceConcurrency = 32
 
 func (r *run) notice(line string) {

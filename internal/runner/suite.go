@@ -252,13 +252,14 @@ func (r *run) target(ctx context.Context, t Target) {
 		return
 	}
 	for i := 0; i < max(1, r.opts.Repeat); i++ {
-		r.suite(ctx, t, parallel, conc)
-		r.suite(ctx, t, serial, 1)
+		r.suite(ctx, t, parallel, conc, r.workingFor(t, conc))
+		r.suite(ctx, t, serial, 1, 1)
 	}
 }
 
-// suite runs cases against a target through godog, concurrency at a time.
-func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency int) {
+// suite runs cases against a target through godog, concurrency at a
+// time, working of them outside a window (schedule.go).
+func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency, working int) {
 	if len(cases) == 0 {
 		return
 	}
@@ -275,7 +276,7 @@ func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency in
 	if concurrency > 1 {
 		// godog starts them all; the gate lets concurrency of them run,
 		// the longest expected first (schedule.go)
-		sched = newSchedule(cases, concurrency, r.opts)
+		sched = newSchedule(cases, concurrency, working, r.opts)
 		concurrency = max(concurrency, r.cat.pickles)
 	}
 	suite := godog.TestSuite{
@@ -358,12 +359,13 @@ func (r *run) initScenario(sc *godog.ScenarioContext, t Target, sched *schedule)
 		if sched != nil {
 			// ctx is the scenario's own: godog cancels it once the
 			// scenario is over, which gives its place back
-			leave, err := sched.gate.enter(ctx, sched.rank[c])
+			turn, err := sched.gate.enter(ctx, sched.rank[c])
 			if err != nil {
 				r.notRun(c, t) // stopped while it waited
 				return ctx, err
 			}
-			context.AfterFunc(ctx, leave)
+			context.AfterFunc(ctx, turn.leave)
+			ctx = context.WithValue(ctx, turnKey{}, turn)
 		}
 		if err := r.ctx.Err(); err != nil {
 			// godog runs every scenario it was given: those it reaches
@@ -386,7 +388,16 @@ func (r *run) initScenario(sc *godog.ScenarioContext, t Target, sched *schedule)
 		w.started = time.Now()
 		return ctx, nil
 	})
-	sc.StepContext().Before(func(ctx context.Context, _ *godog.Step) (context.Context, error) {
+	sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
+		if turn, ok := ctx.Value(turnKey{}).(*ticket); ok {
+			// a window gives the working place back; work after it waits
+			// for one (schedule.go)
+			if listens(st.Text, r.opts.Timeouts) {
+				turn.listen()
+			} else if err := turn.resume(ctx); err != nil {
+				return ctx, err
+			}
+		}
 		if w := worldOf(ctx); w != nil {
 			w.stepStart = time.Now()
 		}

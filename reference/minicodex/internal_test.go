@@ -1,6 +1,7 @@
 package minicodex
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -130,5 +131,24 @@ func TestRecent(t *testing.T) {
 	}
 	if v, _ := r.get("c"); v != 4 || len(r.m) != 2 {
 		t.Errorf("recent = %v", r.m)
+	}
+}
+
+// TestStreamStopsAtShutdown: a stream without a pause between chunks
+// stops at a shutdown instead of emitting every chunk first.
+func TestStreamStopsAtShutdown(t *testing.T) {
+	t.Parallel()
+	env := server.NewEnv(server.Config{IDs: server.Sequential()})
+	t.Cleanup(func() { _ = env.Shutdown(t.Context()) })
+	s := &service{env: env, sessions: map[string]*hub{}, lineage: map[string]string{}, detached: server.NewRetained[*hub](env)}
+	h := newHub(s, "s")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	r := &run{id: "run_1", abort: make(chan struct{})}
+	if err := h.stream(ctx, r, "assistant_text", make([]string, 1000)); err != errShutdown {
+		t.Errorf("stream after shutdown: %v, want errShutdown", err)
+	}
+	if n := h.log.Len(); n > 1 {
+		t.Errorf("%d chunks emitted after the shutdown, want at most the first", n)
 	}
 }

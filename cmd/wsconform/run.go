@@ -109,7 +109,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	f.out.addFlags(fs)
 	fs.StringVar(&f.features, "features", "", "run the feature files under `DIR` instead of the built-in ones")
 	fs.BoolVarP(&f.insecure, "insecure", "k", false, "accept any TLS certificate of a wss:// target")
-	fs.IntVar(&f.conc, "concurrency", runner.DefaultConcurrency, "scenarios run at once per target (default 1 when --target names a session, ?session_id=…, and there is no --session-cmd: they would share it)")
+	fs.IntVar(&f.conc, "concurrency", runner.DefaultConcurrency, "scenarios run at once per target, the longest expected first (default 8; against the embedded reference server 32, 8 of them outside a listening window; 1 when --target names a session, ?session_id=…, and there is no --session-cmd: they would share it)")
 	fs.StringArrayVar(&f.mutate, "mutate", nil, "make the embedded reference server commit a spec violation (see serve --list-mutations)")
 	fs.StringVar(&f.colorMode, "color", console.ColorAuto, "color output: auto, always or never (NO_COLOR is honoured)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print only failed and flaky scenarios and the summary")

@@ -31,6 +31,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 1, "seed for jitter faults")
 	maxFrame := fs.Int64("max-frame", 1<<20, "largest client message handled in bytes; larger ones get the dialect's error")
 	window := fs.Int("replay-window", 1000, "events kept per session for replay")
+	maxSessions := fs.Int("max-sessions", server.DefaultMaxSessions, "sessions kept for clients that come back after their last connection closed, the one left longest forgotten first (-1: no limit)")
+	sessionTTL := fs.Duration("session-ttl", server.DefaultSessionTTL, "how long a session without a connection is kept for a client that comes back (negative: no limit)")
 	heartbeat := fs.Duration("heartbeat", 15*time.Second, "heartbeat interval of dialects that have one; 0 disables")
 	chunk := fs.Duration("chunk-delay", 0, "pause between streamed chunks of an ordinary reply")
 	slow := fs.Duration("slow-delay", 100*time.Millisecond, "pause between chunks of a /slow reply")
@@ -98,6 +100,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := server.ParseMutations(*mutate, offeredMutations(served)); err != nil {
 		return usageErr("serve: %v", err)
 	}
+	if *maxSessions == 0 || *maxSessions < -1 {
+		return usageErr("serve: --max-sessions must be positive, or -1 for no limit")
+	}
+	if *sessionTTL == 0 {
+		return usageErr("serve: --session-ttl must be positive, or negative for no limit")
+	}
 	hb := *heartbeat
 	if hb == 0 {
 		hb = -1
@@ -108,6 +116,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		NoScriptedHost: *noHost,
 		Config: server.Config{
 			Faults: specs, Seed: *seed, MaxFrame: *maxFrame, ReplayWindow: *window,
+			MaxSessions: *maxSessions, SessionTTL: *sessionTTL,
 			Heartbeat: hb, Chunk: *chunk, Slow: *slow, PromptTimeout: *promptTimeout,
 			Auth:  server.Auth{User: *user, Password: *password, HostToken: *hostToken},
 			Guard: guard,
@@ -259,6 +268,12 @@ func serveAbout() string {
 		"so is a request whose Host is a name other than the listen address (DNS rebinding; IPs\n" +
 		"and localhost always pass) unless --allow-host lists it. --max-conns bounds the\n" +
 		"connections served at once (503 beyond), --idle-timeout closes silent ones (1001).\n\n" +
+		"Sessions outlive their connections so that a client can come back and resume (its replay\n" +
+		"window, up to --replay-window events each). --max-sessions (default 256) bounds those kept\n" +
+		"without a connection and --session-ttl (default 10m) how long: the one left longest is\n" +
+		"forgotten first, and a client back later finds its session unknown (mitto: a new, empty\n" +
+		"session under its id). coworker keeps nothing once a connection closes; hostd keeps runs,\n" +
+		"the last --replay-window of them.\n\n" +
 		"The scripted agent answers the user's text:\n")
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	for _, c := range agent.Commands {

@@ -184,6 +184,9 @@ func TestServeGuardUsage(t *testing.T) {
 		{"--allow-host", "a/b"},
 		{"--max-conns", "0"},
 		{"--idle-timeout", "0s"},
+		{"--max-sessions", "0"},
+		{"--max-sessions", "-2"},
+		{"--session-ttl", "0s"},
 	} {
 		code, stdout, stderr := wsconform(t, append([]string{"serve"}, args...)...)
 		if code != exitUsage {

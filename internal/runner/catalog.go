@@ -75,6 +75,9 @@ type Catalog struct {
 	Citing   map[string][]string
 	byPickle map[string]*Case
 	keywords map[string]string // step AST id → "Given ", "When "…
+	// pickles counts every scenario of the features, selected or not:
+	// no more than these run in one godog suite (schedule.go).
+	pickles int
 }
 
 // Tag conventions of the features.
@@ -111,6 +114,7 @@ func LoadCatalog(fsys fs.FS, paths []string, tags string) (*Catalog, error) {
 	seen := map[string]string{}
 	for _, ft := range features {
 		cat.addKeywords(ft.GherkinDocument)
+		cat.pickles += len(ft.Pickles)
 		for _, p := range ft.Pickles {
 			c, err := newCase(p, ft.GherkinDocument, ft.FindScenario(p.AstNodeIds[0]))
 			var levelProblems []string

@@ -252,13 +252,14 @@ func (r *run) target(ctx context.Context, t Target) {
 		return
 	}
 	for i := 0; i < max(1, r.opts.Repeat); i++ {
-		r.suite(ctx, t, parallel, conc)
-		r.suite(ctx, t, serial, 1)
+		r.suite(ctx, t, parallel, conc, r.workingFor(t, conc))
+		r.suite(ctx, t, serial, 1, 1)
 	}
 }
 
-// suite runs cases against a target through godog, concurrency at a time.
-func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency int) {
+// suite runs cases against a target through godog, concurrency at a
+// time, working of them outside a window (schedule.go).
+func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency, working int) {
 	if len(cases) == 0 {
 		return
 	}
@@ -271,10 +272,17 @@ func (r *run) suite(ctx context.Context, t Target, cases []*Case, concurrency in
 	// the catalog selected the cases (the tags, the derived levels, the
 	// section): their ids alone say what runs
 	tags := idTags(cases)
+	var sched *schedule
+	if concurrency > 1 {
+		// godog starts them all; the gate lets concurrency of them run,
+		// the longest expected first (schedule.go)
+		sched = newSchedule(cases, concurrency, working, r.opts)
+		concurrency = max(concurrency, r.cat.pickles)
+	}
 	suite := godog.TestSuite{
 		Name: "wsconform",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			r.initScenario(sc, t)
+			r.initScenario(sc, t, sched)
 		},
 		Options: &godog.Options{
 			FS:             r.fsys(),
@@ -333,16 +341,31 @@ func (r *run) add(s reports.Scenario) {
 	}
 }
 
-// initScenario hooks one scenario: Before makes its World, the step hook
-// records each step, After closes its clients and judges it.
-func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
+// initScenario hooks one scenario: Before waits for its turn (sched, when
+// not nil) and makes its World, the step hook records each step, After
+// closes its clients and judges it.
+func (r *run) initScenario(sc *godog.ScenarioContext, t Target, sched *schedule) {
 	register(sc)
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		c, ok := r.cat.byPickle[p.Id]
 		if !ok {
 			// an example of an outline whose other examples the catalog
 			// selected (they share its @id): not part of this run
+			if sched != nil {
+				sched.gate.absent()
+			}
 			return ctx, godog.ErrSkip
+		}
+		if sched != nil {
+			// ctx is the scenario's own: godog cancels it once the
+			// scenario is over, which gives its place back
+			turn, err := sched.gate.enter(ctx, sched.rank[c])
+			if err != nil {
+				r.notRun(c, t) // stopped while it waited
+				return ctx, err
+			}
+			context.AfterFunc(ctx, turn.leave)
+			ctx = context.WithValue(ctx, turnKey{}, turn)
 		}
 		if err := r.ctx.Err(); err != nil {
 			// godog runs every scenario it was given: those it reaches
@@ -365,7 +388,16 @@ func (r *run) initScenario(sc *godog.ScenarioContext, t Target) {
 		w.started = time.Now()
 		return ctx, nil
 	})
-	sc.StepContext().Before(func(ctx context.Context, _ *godog.Step) (context.Context, error) {
+	sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
+		if turn, ok := ctx.Value(turnKey{}).(*ticket); ok {
+			// a window gives the working place back; work after it waits
+			// for one (schedule.go)
+			if listens(st.Text, r.opts.Timeouts) {
+				turn.listen()
+			} else if err := turn.resume(ctx); err != nil {
+				return ctx, err
+			}
+		}
 		if w := worldOf(ctx); w != nil {
 			w.stepStart = time.Now()
 		}

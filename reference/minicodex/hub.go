@@ -44,7 +44,6 @@ type hub struct {
 	calls      *recent[*call]
 	msgIDs     *recent[string] // client_msg_id → run_id
 	transcript transcript
-	touched    uint64 // server clock of the last attach, detach or run end
 }
 
 // call is a tool call that asked for approval.
@@ -62,9 +61,6 @@ func newHub(s *service, id string) *hub {
 		msgIDs:  newRecent[string](msgIDMemory),
 	}
 }
-
-// touch records activity for the idle-session eviction order. h.mu held.
-func (h *hub) touch() { h.touched = h.srv.clock.Add(1) }
 
 // idle reports whether nothing holds the session: no connection, no run.
 // h.mu held.
@@ -332,7 +328,6 @@ func (h *hub) abort(c *client, cmd command) *cmdError {
 // by the caller or h not yet shared.
 func (h *hub) attach(c *client) {
 	h.clients[c] = false
-	h.touch()
 }
 
 // detach removes c.
@@ -340,5 +335,4 @@ func (h *hub) detach(c *client) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.clients, c)
-	h.touch()
 }

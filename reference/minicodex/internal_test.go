@@ -1,8 +1,8 @@
 package minicodex
 
 import (
+	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -80,33 +80,42 @@ func TestTranscriptWindow(t *testing.T) {
 	}
 }
 
-func TestEvictIdleSessions(t *testing.T) {
+// TestTrimIdleSessions: sessions without a connection are kept up to
+// MaxSessions, the least recently left forgotten first; an attached one,
+// or one whose run goes on, is never forgotten.
+func TestTrimIdleSessions(t *testing.T) {
 	t.Parallel()
-	env := server.NewEnv(server.Config{IDs: server.Sequential()})
+	env := server.NewEnv(server.Config{IDs: server.Sequential(), MaxSessions: 10})
 	t.Cleanup(func() { _ = env.Shutdown(t.Context()) })
-	s := &service{env: env, sessions: map[string]*hub{}}
-	busy := &client{}
-	for i := 0; i < 2*maxSessions; i++ {
-		h := newHub(s, fmt.Sprintf("s%d", i))
-		h.touch()
-		if i%100 == 0 {
-			h.clients[busy] = true // attached: never evicted
+	s := &service{env: env, sessions: map[string]*hub{}, lineage: map[string]string{}, detached: server.NewRetained[*hub](env)}
+	var attached, left []*hub
+	var busy *hub
+	for i := range 40 {
+		c := &client{}
+		h := s.create(c)
+		switch {
+		case i%10 == 0:
+			attached = append(attached, h) // stays attached
+			continue
+		case i == 1:
+			busy = h
+			h.active = &run{} // its run goes on
 		}
-		s.mu.Lock()
-		s.sessions[h.id] = h
-		s.evict()
-		s.mu.Unlock()
+		s.leave(h, c)
+		left = append(left, h)
 	}
-	if n := len(s.sessions); n > maxSessions+maxSessions/4 {
-		t.Errorf("%d sessions kept, want at most %d", n, maxSessions+maxSessions/4)
-	}
-	for i := 0; i < 2*maxSessions; i += 100 {
-		if s.sessions[fmt.Sprintf("s%d", i)] == nil {
-			t.Errorf("attached session s%d was evicted", i)
+	for _, h := range append(attached, busy) {
+		if s.sessions[h.id] != h {
+			t.Errorf("%s was forgotten", h.id)
 		}
 	}
-	if s.sessions[fmt.Sprintf("s%d", 2*maxSessions-1)] == nil {
-		t.Error("the newest session was evicted")
+	if n := len(s.sessions) - len(attached); n != 10 || s.detached.Len() != 10 {
+		t.Errorf("%d sessions without a connection kept (%d listed), want 10", n, s.detached.Len())
+	}
+	for i, h := range left[1:] { // busy aside: the 9 left last are kept
+		if kept := s.sessions[h.id] == h; kept != (i >= len(left)-10) {
+			t.Errorf("%s (left %d of %d): kept %v", h.id, i+2, len(left), kept)
+		}
 	}
 }
 
@@ -122,5 +131,24 @@ func TestRecent(t *testing.T) {
 	}
 	if v, _ := r.get("c"); v != 4 || len(r.m) != 2 {
 		t.Errorf("recent = %v", r.m)
+	}
+}
+
+// TestStreamStopsAtShutdown: a stream without a pause between chunks
+// stops at a shutdown instead of emitting every chunk first.
+func TestStreamStopsAtShutdown(t *testing.T) {
+	t.Parallel()
+	env := server.NewEnv(server.Config{IDs: server.Sequential()})
+	t.Cleanup(func() { _ = env.Shutdown(t.Context()) })
+	s := &service{env: env, sessions: map[string]*hub{}, lineage: map[string]string{}, detached: server.NewRetained[*hub](env)}
+	h := newHub(s, "s")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	r := &run{id: "run_1", abort: make(chan struct{})}
+	if err := h.stream(ctx, r, "assistant_text", make([]string, 1000)); err != errShutdown {
+		t.Errorf("stream after shutdown: %v, want errShutdown", err)
+	}
+	if n := h.log.Len(); n > 1 {
+		t.Errorf("%d chunks emitted after the shutdown, want at most the first", n)
 	}
 }

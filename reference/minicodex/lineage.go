@@ -14,7 +14,7 @@ const lineageCookie = "minicodex_client"
 
 // maxLineages bounds the lineage map; beyond it the tokens of forgotten
 // sessions go first, then arbitrary ones.
-const maxLineages = 4 * maxSessions
+const maxLineages = 4096
 
 // lineageToken is the request's lineage cookie, or a new one, which the
 // 101 response sets.

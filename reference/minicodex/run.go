@@ -180,8 +180,14 @@ func (h *hub) text(r *run, kind, text string) {
 }
 
 // pause sleeps d unless the run is aborted or the server shuts down.
+// Without a pause it still stops at a shutdown: a /stream of 100000
+// chunks with no client left to slow it emitted them all first, past the
+// shutdown's deadline on a loaded machine.
 func (h *hub) pause(ctx context.Context, r *run, d time.Duration) error {
 	if d <= 0 {
+		if ctx.Err() != nil {
+			return errShutdown
+		}
 		return nil
 	}
 	t := time.NewTimer(d)
@@ -363,7 +369,6 @@ func (h *hub) end(r *run, fail string) {
 		}
 	})
 	h.active = nil
-	h.touch()
 	h.mu.Unlock()
 	h.srv.tidy()
 }

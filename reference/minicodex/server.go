@@ -1,19 +1,11 @@
 package minicodex
 
 import (
-	"cmp"
 	"net/http"
-	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/wsconform/wsconform/reference/server"
 )
-
-// maxSessions is how many sessions the server keeps before it forgets the
-// least recently used idle ones (no connection, no run): memory stays
-// bounded however many sessions clients start.
-const maxSessions = 1024
 
 // service is the minicodex reference server: sessions by id, each a hub.
 type service struct {
@@ -24,12 +16,10 @@ type service struct {
 	// lineage maps a client's lineage cookie to the session it last
 	// attached to: how a resume without a session id finds its session.
 	lineage map[string]string
-	// scanAt is the session count after the last eviction scan; the next
-	// scan waits until a quarter more sessions exist, so a server full of
-	// busy sessions does not rescan on every new one.
-	scanAt int
-	// clock orders session activity for eviction.
-	clock atomic.Uint64
+	// detached lists the sessions without a connection, kept for a resume
+	// within Config.MaxSessions and SessionTTL (server.Retained): memory
+	// stays bounded however many sessions clients start.
+	detached *server.Retained[*hub]
 }
 
 // New builds the minicodex reference server. It serves the dialect's
@@ -37,7 +27,7 @@ type service struct {
 // when serving several dialects): the WebSocket endpoint /ws, optionally
 // /ws?session_id=ID to attach to an existing session.
 func New(env *server.Env) http.Handler {
-	s := &service{env: env, sessions: map[string]*hub{}, lineage: map[string]string{}}
+	s := &service{env: env, sessions: map[string]*hub{}, lineage: map[string]string{}, detached: server.NewRetained[*hub](env)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", s.serveWS)
 	return mux
@@ -68,12 +58,14 @@ func (s *service) create(c *client) *hub {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sessions[h.id] = h
-	s.evict()
+	s.trim()
 	return h
 }
 
 // join attaches c (not live yet) to session id; nil when there is no such
-// session. Under s.mu, so eviction cannot take the session meanwhile.
+// session, or when it was kept without a connection for longer than
+// SessionTTL and is idle (then it is forgotten). Under s.mu, so the
+// retention bounds cannot take the session meanwhile.
 func (s *service) join(id string, c *client) *hub {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -82,50 +74,52 @@ func (s *service) join(id string, c *client) *hub {
 		return nil
 	}
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s.detached.Back(h) && h.idle() {
+		delete(s.sessions, id)
+		s.forgetLineage()
+		return nil
+	}
 	h.attach(c)
-	h.mu.Unlock()
 	return h
 }
 
-// leave detaches c from h.
+// leave detaches c from h; a session left without connections joins the
+// detached list.
 func (s *service) leave(h *hub, c *client) {
 	h.detach(c)
-	s.tidy()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h.mu.Lock()
+	if len(h.clients) == 0 && s.sessions[h.id] == h {
+		s.detached.Left(h)
+	}
+	h.mu.Unlock()
+	s.trim()
 }
 
-// tidy forgets idle sessions beyond maxSessions.
+// tidy applies the retention bounds (a run that ended may have left an
+// idle session to forget).
 func (s *service) tidy() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.evict()
+	s.trim()
 }
 
-// evict drops the least recently used idle sessions down to three quarters
-// of maxSessions. s.mu held; takes each hub's mutex in turn (the lock
-// order is always server, then hub).
-func (s *service) evict() {
-	if len(s.sessions) <= max(maxSessions, s.scanAt+maxSessions/4) {
-		return
-	}
-	type idle struct {
-		id      string
-		touched uint64
-	}
-	var cands []idle
-	for id, h := range s.sessions {
+// trim forgets the idle detached sessions (no connection, no run) beyond
+// MaxSessions or kept longer than SessionTTL, the one left longest first.
+// s.mu held; takes each hub's mutex in turn (the lock order is always
+// server, then hub).
+func (s *service) trim() {
+	gone := s.detached.Trim(func(h *hub) bool {
 		h.mu.Lock()
-		if h.idle() {
-			cands = append(cands, idle{id, h.touched})
-		}
-		h.mu.Unlock()
+		defer h.mu.Unlock()
+		return h.idle()
+	})
+	for _, h := range gone {
+		delete(s.sessions, h.id)
 	}
-	defer s.forgetLineage()
-	slices.SortFunc(cands, func(a, b idle) int { return cmp.Compare(a.touched, b.touched) })
-	for _, c := range cands {
-		if len(s.sessions) <= maxSessions*3/4 {
-			break
-		}
-		delete(s.sessions, c.id)
+	if len(gone) > 0 {
+		s.forgetLineage()
 	}
-	s.scanAt = len(s.sessions)
 }

@@ -20,8 +20,9 @@
 // open prompts, the name. Sessions outlive their connections: a turn keeps
 // running with nobody attached, and a client that comes back with the same
 // session_id finds connected.last_user_prompt_id/_seq and load_events.
-// At most 256 sessions without a client are kept; past that the least
-// recently left idle one is forgotten.
+// At most Config.MaxSessions (256) sessions without a client are kept,
+// for at most Config.SessionTTL (10m); past that the least recently left
+// idle one is forgotten (a turn still running keeps its session).
 //
 // # The scripted agent
 //

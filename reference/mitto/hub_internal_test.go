@@ -8,7 +8,7 @@ import (
 	"github.com/wsconform/wsconform/reference/server"
 )
 
-// trim forgets the least recently left idle sessions beyond maxDetached
+// trim forgets the least recently left idle sessions beyond MaxSessions
 // and keeps one whose turn still runs.
 func TestTrim(t *testing.T) {
 	t.Parallel()
@@ -16,6 +16,7 @@ func TestTrim(t *testing.T) {
 	t.Cleanup(func() { _ = env.Shutdown(context.Background()) })
 	h := newHub(env)
 	busy := "s0"
+	maxDetached := env.MaxSessions
 	for i := range maxDetached + 5 {
 		id := fmt.Sprintf("s%d", i)
 		s := newSession(env, id)
@@ -23,7 +24,7 @@ func TestTrim(t *testing.T) {
 			s.turn = &turn{}
 		}
 		h.sessions[id] = s
-		s.elem = h.detached.PushBack(s)
+		h.detached.Left(s)
 	}
 	h.trim()
 	if h.detached.Len() != maxDetached || len(h.sessions) != maxDetached {

@@ -1,7 +1,6 @@
 package mitto
 
 import (
-	"container/list"
 	"sync"
 
 	"github.com/wsconform/wsconform/reference/server"
@@ -40,8 +39,6 @@ type session struct {
 	lastPromptID  string
 	lastPromptSeq int64
 	failed        bool // the last turn ended with an error: status "error"
-
-	elem *list.Element // in hub.detached; guarded by hub.mu
 }
 
 func newSession(env *server.Env, id string) *session {

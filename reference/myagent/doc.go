@@ -22,9 +22,10 @@
 // A connection stays in its session: naming another session_id is refused
 // (SESSION_MISMATCH), and so is a second user.create_session
 // (ALREADY_IN_SESSION); a new session needs a new connection. Sessions
-// outlive their connections so that clients can resume; the
-// maxDetached (256) sessions without a connection are kept, the one
-// detached longest is forgotten first (its run stops silently).
+// outlive their connections so that clients can resume; up to
+// Config.MaxSessions (256) sessions without a connection are kept, for at
+// most Config.SessionTTL (10m), the one detached longest forgotten first
+// (its run stops silently). A session forgotten is unknown to a resume.
 //
 // # seq, acks and replay
 //

@@ -121,11 +121,11 @@ func Serve(w http.ResponseWriter, r *http.Request, env *Env, attach func(*Conn) 
 		return errRefused
 	}
 	if n := env.live.Add(1); env.Guard.MaxConns > 0 && n > int64(env.Guard.MaxConns) {
-		env.live.Add(-1)
+		env.served()
 		refuse(w, http.StatusServiceUnavailable, "too_many_connections", fmt.Sprintf("the server serves %d connections at most (--max-conns)", env.Guard.MaxConns))
 		return errRefused
 	}
-	defer env.live.Add(-1)
+	defer env.served()
 	if !env.enter() {
 		refuse(w, http.StatusServiceUnavailable, "shutting_down", "server shutting down")
 		return ErrClosed

@@ -27,9 +27,11 @@ type Env struct {
 	wg       sync.WaitGroup
 	conns    atomic.Int64
 	live     atomic.Int64 // WebSocket connections being served (Guard.MaxConns)
-	seeds    atomic.Uint64
-	trace    *Trace
-	label    string
+	// idle closes when live drops to 0 (WaitIdle); guarded by mu.
+	idle  chan struct{}
+	seeds atomic.Uint64
+	trace *Trace
+	label string
 }
 
 // envs numbers servers in this process for their goroutine labels.
@@ -80,6 +82,16 @@ type Config struct {
 	// ReplayWindow bounds how many events a session keeps for replay.
 	// Default 1000.
 	ReplayWindow int
+	// MaxSessions bounds the sessions kept for clients that come back
+	// after their last connection closed (retention.go): beyond it the one
+	// left longest is forgotten. hostd keeps runs, not sessions: it
+	// remembers ReplayWindow of them. Default DefaultMaxSessions (256);
+	// negative: no bound.
+	MaxSessions int
+	// SessionTTL is how long a session without a connection is kept: a
+	// client that comes back later finds it gone. Default
+	// DefaultSessionTTL (10m); negative: no bound.
+	SessionTTL time.Duration
 	// Auth holds the credentials of dialects with a login.
 	Auth Auth
 	// Log receives connection-level diagnostics. Default: discarded.
@@ -129,6 +141,12 @@ func NewEnv(cfg Config) *Env {
 	}
 	if cfg.ReplayWindow <= 0 {
 		cfg.ReplayWindow = 1000
+	}
+	if cfg.MaxSessions == 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.SessionTTL == 0 {
+		cfg.SessionTTL = DefaultSessionTTL
 	}
 	if cfg.Auth == (Auth{}) {
 		cfg.Auth = DefaultAuth
@@ -200,6 +218,43 @@ func (e *Env) enter() bool {
 	}
 	e.wg.Add(1)
 	return true
+}
+
+// WaitIdle waits until no WebSocket connection is being served: every
+// connection's handler has seen Closed (a session it left is detached).
+// A test closes a client and waits here before it looks at what the
+// server kept; a client's own view ends before the server's.
+func (e *Env) WaitIdle(ctx context.Context) error {
+	e.mu.Lock()
+	if e.live.Load() == 0 {
+		e.mu.Unlock()
+		return nil
+	}
+	if e.idle == nil {
+		e.idle = make(chan struct{})
+	}
+	idle := e.idle
+	e.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("reference server still serving %d connections: %w", e.live.Load(), ctx.Err())
+	}
+}
+
+// served counts a connection as no longer served, waking WaitIdle when
+// it was the last.
+func (e *Env) served() {
+	if e.live.Add(-1) != 0 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.idle != nil && e.live.Load() == 0 {
+		close(e.idle)
+		e.idle = nil
+	}
 }
 
 // Stamp is the current time in RFC 3339 with milliseconds, UTC: the

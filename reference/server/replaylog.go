@@ -10,13 +10,15 @@ type Entry struct {
 }
 
 // ReplayLog keeps the last Window events of a session for replay. Memory
-// follows the window, never the session's length. Safe for concurrent use.
+// follows the events held, never the session's length: the ring grows to
+// the window as events come (a session kept for a resume with a few events
+// costs a few entries, not the window's 1000). Safe for concurrent use.
 type ReplayLog struct {
 	mu     sync.Mutex
 	window int
-	ring   []Entry
-	start  int // index of the oldest entry in ring
-	n      int // entries held
+	ring   []Entry // len(ring) ≤ window; full when n == window
+	start  int     // index of the oldest entry in ring
+	n      int     // entries held
 	// gone is the id of the newest event that left the log: a client that
 	// has not seen it cannot be replayed to completely.
 	gone int64
@@ -27,7 +29,7 @@ func NewReplayLog(window int) *ReplayLog {
 	if window < 1 {
 		window = 1
 	}
-	return &ReplayLog{window: window, ring: make([]Entry, window)}
+	return &ReplayLog{window: window}
 }
 
 // Append logs an event. IDs must increase; the log does not check.
@@ -40,8 +42,20 @@ func (l *ReplayLog) Append(id int64, data []byte) {
 		l.start = (l.start + 1) % l.window
 		return
 	}
-	l.ring[(l.start+l.n)%l.window] = Entry{ID: id, Data: data}
+	if l.n == len(l.ring) {
+		l.grow()
+	}
+	l.ring[(l.start+l.n)%len(l.ring)] = Entry{ID: id, Data: data}
 	l.n++
+}
+
+// grow doubles the ring, up to the window, oldest entry first. l.mu held.
+func (l *ReplayLog) grow() {
+	ring := make([]Entry, min(l.window, max(16, 2*len(l.ring))))
+	for k := 0; k < l.n; k++ {
+		ring[k] = l.ring[(l.start+k)%len(l.ring)]
+	}
+	l.ring, l.start = ring, 0
 }
 
 // After returns the events with an id greater than id, oldest first. ok is
@@ -52,7 +66,7 @@ func (l *ReplayLog) After(id int64) (events []Entry, ok bool) {
 	defer l.mu.Unlock()
 	ok = id >= l.gone
 	for k := 0; k < l.n; k++ {
-		e := l.ring[(l.start+k)%l.window]
+		e := l.ring[(l.start+k)%len(l.ring)]
 		if e.ID > id {
 			events = append(events, e)
 		}
@@ -67,7 +81,7 @@ func (l *ReplayLog) Last() int64 {
 	if l.n == 0 {
 		return 0
 	}
-	return l.ring[(l.start+l.n-1)%l.window].ID
+	return l.ring[(l.start+l.n-1)%len(l.ring)].ID
 }
 
 // Prune drops events with an id up to and including id (myagent's
@@ -78,7 +92,7 @@ func (l *ReplayLog) Prune(id int64) {
 	for l.n > 0 && l.ring[l.start].ID <= id {
 		l.gone = l.ring[l.start].ID
 		l.ring[l.start] = Entry{}
-		l.start = (l.start + 1) % l.window
+		l.start = (l.start + 1) % len(l.ring)
 		l.n--
 	}
 }

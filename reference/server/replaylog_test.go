@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"testing"
 )
@@ -88,5 +89,67 @@ func TestParseMutations(t *testing.T) {
 	}
 	if _, err := ParseMutations([]string{"c"}, offered); err == nil {
 		t.Error("an unknown mutation was accepted")
+	}
+}
+
+// TestReplayLogModel: over random appends and prunes the log answers as
+// the plain list of the last window events (minus the pruned) would, and
+// holds room for about as many entries as it holds, not the window.
+func TestReplayLogModel(t *testing.T) {
+	t.Parallel()
+	for _, window := range []int{1, 3, 20, 1000} {
+		rng := rand.New(rand.NewPCG(uint64(window), 1))
+		l := NewReplayLog(window)
+		var model []int64 // ids held, oldest first
+		var gone, next int64
+		for step := 0; step < 5000; step++ {
+			if rng.IntN(10) < 7 {
+				next++
+				l.Append(next, []byte{byte(next)})
+				model = append(model, next)
+				if len(model) > window {
+					gone, model = model[0], model[1:]
+				}
+			} else if len(model) > 0 {
+				upTo := model[rng.IntN(len(model))]
+				l.Prune(upTo)
+				for len(model) > 0 && model[0] <= upTo {
+					gone, model = model[0], model[1:]
+				}
+			}
+			after := next - int64(rng.IntN(window+3))
+			ev, ok := l.After(after)
+			var ids, want []int64
+			for _, e := range ev {
+				ids = append(ids, e.ID)
+			}
+			for _, id := range model {
+				if id > after {
+					want = append(want, id)
+				}
+			}
+			if ok != (after >= gone) || !equal(ids, want) || l.Len() != len(model) {
+				t.Fatalf("window %d step %d: After(%d) = %v, %v, Len %d; want %v, %v, %d", window, step, after, ids, ok, l.Len(), want, after >= gone, len(model))
+			}
+			if last := l.Last(); len(model) > 0 && last != model[len(model)-1] {
+				t.Fatalf("window %d step %d: Last %d, want %d", window, step, last, model[len(model)-1])
+			}
+			if room := len(l.ring); room > window {
+				t.Fatalf("window %d step %d: room for %d entries, more than the window", window, step, room)
+			}
+		}
+	}
+}
+
+// TestReplayLogRoom: a session with a few events holds room for a few,
+// not for the window.
+func TestReplayLogRoom(t *testing.T) {
+	t.Parallel()
+	l := NewReplayLog(1000)
+	for id := int64(1); id <= 3; id++ {
+		l.Append(id, nil)
+	}
+	if room := len(l.ring); room > 16 {
+		t.Errorf("3 events in a 1000-event window take room for %d", room)
 	}
 }

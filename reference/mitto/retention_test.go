@@ -1,0 +1,61 @@
+package mitto_test
+
+import (
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/wsconform/wsconform/reference/reftest"
+	"github.com/wsconform/wsconform/reference/server"
+)
+
+// testClock is a clock the test moves; the server's goroutines read it.
+type testClock struct{ offset atomic.Int64 }
+
+func (c *testClock) now() time.Time {
+	return time.Unix(1_700_000_000, 0).Add(time.Duration(c.offset.Load()))
+}
+
+func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// TestSessionRetention: on a loopback server keeping 2 sessions without a
+// client for a minute, four sessions prompted and left one after the
+// other leave the newest two: a client back in the newest finds its last
+// prompt, one back in the oldest finds a new, empty session under the id;
+// past the minute a kept one is gone too.
+func TestSessionRetention(t *testing.T) {
+	t.Parallel()
+	clk := &testClock{}
+	srv := start(t, server.Config{MaxSessions: 2, SessionTTL: time.Minute, Now: clk.now})
+	for i := range 4 {
+		n := strconv.Itoa(i)
+		c, _ := join(t, srv, "s"+n)
+		ask(c, "p"+n, "hi", "prompt_complete")
+		c.Close()
+		if err := srv.Env.WaitIdle(t.Context()); err != nil {
+			t.Fatal(err) // the server has detached it: the next one is left later
+		}
+		clk.advance(time.Second)
+	}
+	// back rejoins id and leaves again; a forgotten id comes back as a
+	// new session, which counts as one more left
+	back := func(id, group string) string {
+		c, m := join(t, srv, id, reftest.Group(group))
+		c.Close()
+		if err := srv.Env.WaitIdle(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		return m.Str("/data/last_user_prompt_id")
+	}
+	if p := back("s3", "s3"); p != "p3" {
+		t.Errorf("s3, the newest, came back with last prompt %q, want p3", p)
+	}
+	if p := back("s0", "s0-new"); p != "" {
+		t.Errorf("s0, the oldest beyond the bound, was kept: its last prompt is %q", p)
+	}
+	clk.advance(2 * time.Minute)
+	if p := back("s3", "s3-new"); p != "" {
+		t.Errorf("s3, kept past the TTL, came back with last prompt %q", p)
+	}
+}

@@ -111,12 +111,14 @@ func (d *decoder) pointer() string {
 	return b.String()
 }
 
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
 // EscapePointer escapes one reference token per RFC 6901 §3.
 func EscapePointer(tok string) string {
 	if !strings.ContainsAny(tok, "~/") {
 		return tok
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(tok)
+	return tokenEscaper.Replace(tok)
 }
 
 func (d *decoder) issue(kind IssueKind, detail string) {

@@ -18,7 +18,7 @@ func WithoutMembers(doc map[string]any, pointers []string) (map[string]any, map[
 		}
 		toks := strings.Split(p[1:], "/")
 		for i, t := range toks {
-			toks[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
+			toks[i] = unescapeToken(t)
 		}
 		if next, ok := without(out, toks); ok {
 			out, removed[p] = next.(map[string]any), true

@@ -89,6 +89,9 @@ func New(cfg Config) (*Proxy, error) {
 	p.val = newValidator(p)
 	pprof.Do(context.Background(), pprof.Labels(GoroutineLabel, cfg.Label), func(context.Context) {
 		go p.val.run()
+		if p.tap.rec != nil {
+			go p.tap.rec.run()
+		}
 	})
 	return p, nil
 }
@@ -191,7 +194,9 @@ func (p *Proxy) Shutdown(ctx context.Context) error {
 			p.shutdownErr = fmt.Errorf("shutdown: connections cut: %w", ctx.Err())
 		}
 		p.transport.CloseIdleConnections()
+		p.tap.syncRecording()
 		p.val.finish()
+		p.tap.stopRecording()
 	})
 	return p.shutdownErr
 }

@@ -151,7 +151,7 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		p.tap.note(nil, fmt.Sprintf("%s client handshake failed: %v", id, err), false)
 		return
 	}
-	upTap, _ := up.NetConn().(*closeTap)
+	upTap := tapOf(up.NetConn())
 	c := p.newConn(id, n, r, target, client, up)
 	c.client.tap, c.upstream.tap = hj.tap, upTap
 	if !p.track(c) {
@@ -170,6 +170,12 @@ func (p *Proxy) newConn(id string, n uint64, r *http.Request, target string, cli
 		inj: newInjector(p.cfg.Faults, sideClient, seed), abort: make(chan struct{})}
 	c.upstream = &leg{c: c, side: sideUpstream, ws: up, out: newQueue(p.cfg.QueueMessages, p.cfg.QueueBytes, &p.budget, p.cfg.MemoryBudget),
 		inj: newInjector(p.cfg.Faults, sideUpstream, seed), abort: make(chan struct{})}
+	for _, l := range []*leg{c.client, c.upstream} {
+		if lc, ok := l.ws.NetConn().(*legConn); ok {
+			l.lc = lc
+			lc.beforeRead = func() { c.flushOwed(l) }
+		}
+	}
 	return c
 }
 

@@ -54,6 +54,13 @@ type leg struct {
 	// tap sees the close frame this peer sent as sent (nil when the
 	// connection could not be tapped: closetap.go).
 	tap *closeTap
+	// lc holds writes to this peer back while more follow (legconn.go);
+	// nil when gorilla dialled the connection itself.
+	lc *legConn
+	// owes is the other leg when this leg's reader wrote to it on the
+	// fast path and left the write held back: the reader flushes it
+	// before it waits for its own peer. Only this leg's reader uses it.
+	owes *leg
 }
 
 // closeFrame is the close frame this peer sent, as sent.
@@ -192,7 +199,7 @@ func (c *conn) readPump(a *leg) {
 	a.ws.SetPongHandler(func(data string) error { return c.control(a, b, wire.OpPong, data) })
 	a.ws.SetCloseHandler(func(int, string) error { return nil })
 	for {
-		op, data, err := a.ws.ReadMessage()
+		op, data, err := readMessage(a.ws)
 		if err != nil {
 			c.readEnded(a, b, err)
 			return
@@ -213,8 +220,9 @@ var errSlow = errors.New("relay queue stalled")
 
 func (c *conn) control(a, b *leg, op wire.Opcode, data string) error {
 	c.spoke.Store(true)
-	f := c.p.tap.frame(c, a.readDir(), op, []byte(data), 0)
-	return c.forward(b, msg{op: op, data: []byte(data), index: f.Index})
+	payload := []byte(data)
+	f := c.p.tap.frame(c, a.readDir(), op, payload, 0)
+	return c.forward(b, msg{op: op, data: payload, index: f.Index})
 }
 
 // forward queues a message for leg b. A message for a leg whose writer is
@@ -223,11 +231,23 @@ func (c *conn) control(a, b *leg, op wire.Opcode, data string) error {
 // Fast path: when b's queue is empty, its writer idle and no fault acts on
 // b, the reader writes the message itself, under b's write lock, saving a
 // hand-off between goroutines on every message of an interactive session.
-// The writer pops only under the same lock, so order is kept.
+// The writer pops only under the same lock, so order is kept. The write is
+// held back (legConn) until the reader has parsed what it has read: a
+// burst that arrived in one read goes out in one write, and a lone message
+// goes out as soon as the reader waits for the next one.
 func (c *conn) forward(b *leg, m msg) error {
 	if b.inj == nil && b.out.len() == 0 && b.wmu.TryLock() {
 		if b.out.len() == 0 && !b.closeQueued.Load() && !b.aborted() {
+			a := c.other(b)
+			held := b.lc != nil && a.lc != nil && m.op != wire.OpClose
+			if held {
+				b.lc.hold(true)
+			}
 			c.write(b, m, nil)
+			if held {
+				b.lc.hold(false)
+				a.owes = b
+			}
 			b.wmu.Unlock()
 			return nil
 		}
@@ -246,8 +266,25 @@ func (c *conn) forward(b *leg, m msg) error {
 	}
 }
 
+// flushOwed writes out what leg a's reader left held back for the other
+// leg (forward), before the reader waits for more from its peer.
+func (c *conn) flushOwed(a *leg) {
+	b := a.owes
+	if b == nil {
+		return
+	}
+	a.owes = nil
+	b.wmu.Lock()
+	err := b.lc.flush()
+	b.wmu.Unlock()
+	if err != nil && !b.aborted() {
+		c.writeFailed(b, err)
+	}
+}
+
 // readEnded handles the end of leg a's reader.
 func (c *conn) readEnded(a, b *leg, err error) {
+	c.flushOwed(a)
 	var ce *websocket.CloseError
 	switch {
 	case errors.Is(err, errSlow):
@@ -441,7 +478,22 @@ func (c *conn) writePump(l *leg) {
 		}
 		l.wmu.Lock()
 		m, popped := l.out.tryPop()
+		// Hold the write back while more messages are queued; the last
+		// one of a burst writes them all (legconn.go).
+		batch := popped && l.lc != nil && l.inj == nil && m.op != wire.OpClose
+		if batch {
+			l.lc.hold(true)
+		}
 		goOn := !popped || c.write(l, m, &held)
+		if batch {
+			l.lc.hold(false)
+			if goOn && l.out.len() == 0 {
+				if err := l.lc.flush(); err != nil {
+					c.writeFailed(l, err)
+					goOn = false
+				}
+			}
+		}
 		l.wmu.Unlock()
 		if !goOn {
 			return

@@ -138,6 +138,7 @@ func (v *validator) run() {
 }
 
 func (v *validator) handleBatch(batch []event) []event {
+	v.prejudge(batch)
 	for i := range batch {
 		v.handle(batch[i])
 	}
@@ -281,7 +282,7 @@ func (v *validator) apply(cl *connLog, ev event) {
 	case evOpen:
 		v.grouper.Open(ev.c.id, ev.c.url, ev.session)
 	case evFrame:
-		v.grouper.Frame(ev.c.id, ev.frame)
+		v.grouper.FrameJudged(ev.c.id, ev.frame, ev.judged)
 	case evBind:
 		v.grouper.Bind(ev.c.id, ev.session)
 	case evClose:

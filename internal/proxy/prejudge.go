@@ -7,6 +7,10 @@ import (
 	"github.com/wsconform/wsconform/internal/check"
 )
 
+// prejudgeWindow is how many events of a batch are prejudged at once,
+// which bounds the decoded frames alive at a time.
+const prejudgeWindow = 256
+
 // minPrejudge is the smallest batch whose frames the validator prejudges
 // on several goroutines: below it, handing work over costs more than it
 // saves.

@@ -40,7 +40,7 @@ type recorder struct {
 }
 
 // maxRecordBytes bounds the payload bytes queued for the recorder.
-const maxRecordBytes = 16 << 20
+const maxRecordBytes = 4 << 20
 
 // recJob is one line to write: a frame, or any other line (write).
 type recJob struct {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -211,6 +212,9 @@ func (c *conn) readPump(a *leg) {
 		if err := c.forward(b, msg{op: wire.Opcode(op), data: data, index: f.Index}); err != nil {
 			c.readEnded(a, b, err)
 			return
+		}
+		if c.p.tap.behind() {
+			runtime.Gosched()
 		}
 	}
 }

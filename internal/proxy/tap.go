@@ -49,6 +49,7 @@ type tap struct {
 	maxFrames, maxBytes int
 	wake                chan struct{}
 	unchecked           int64
+	lagging             atomic.Bool // the queue is more than half full
 }
 
 // detection is what auto-detection has seen so far.
@@ -327,6 +328,9 @@ func (t *tap) pushFrame(c *conn, f wire.Frame) {
 	}
 	t.queuedFrames++
 	t.queuedBytes += len(f.Payload)
+	if !t.lagging.Load() && (t.queuedFrames > t.maxFrames/2 || t.queuedBytes > t.maxBytes/2) {
+		t.lagging.Store(true)
+	}
 	t.push(event{kind: evFrame, c: c, frame: f, time: f.Time})
 }
 
@@ -340,6 +344,12 @@ func (t *tap) push(ev event) {
 	signal(t.wake)
 }
 
+// behind reports whether the validator's queue is more than half full:
+// a reader then yields its core (it does not wait), so that on a busy
+// machine the validator gets its turn before the queue overflows and
+// frames go unchecked.
+func (t *tap) behind() bool { return t.lagging.Load() }
+
 // take hands the validator everything queued, giving back the slice of
 // the previous batch for reuse.
 func (t *tap) take(spare []event) []event {
@@ -348,6 +358,7 @@ func (t *tap) take(spare []event) []event {
 	batch := t.events
 	t.events = spare[:0]
 	t.queuedFrames, t.queuedBytes = 0, 0
+	t.lagging.Store(false)
 	return batch
 }
 

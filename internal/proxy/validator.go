@@ -138,9 +138,15 @@ func (v *validator) run() {
 }
 
 func (v *validator) handleBatch(batch []event) []event {
-	v.prejudge(batch)
-	for i := range batch {
-		v.handle(batch[i])
+	// Prejudged a window at a time: what the stateless rules decoded lives
+	// until its frame is judged, and a batch can hold the whole queue.
+	for start := 0; start < len(batch); start += prejudgeWindow {
+		w := batch[start:min(start+prejudgeWindow, len(batch))]
+		v.prejudge(w)
+		for i := range w {
+			v.handle(w[i])
+			w[i].judged = nil
+		}
 	}
 	clear(batch) // drop payload references before the slice is reused
 	return batch[:0]

@@ -170,10 +170,12 @@ func (p *Proxy) newConn(id string, n uint64, r *http.Request, target string, cli
 		inj: newInjector(p.cfg.Faults, sideClient, seed), abort: make(chan struct{})}
 	c.upstream = &leg{c: c, side: sideUpstream, ws: up, out: newQueue(p.cfg.QueueMessages, p.cfg.QueueBytes, &p.budget, p.cfg.MemoryBudget),
 		inj: newInjector(p.cfg.Faults, sideUpstream, seed), abort: make(chan struct{})}
+	c.rec = p.tap.recorder()
 	for _, l := range []*leg{c.client, c.upstream} {
 		if lc, ok := l.ws.NetConn().(*legConn); ok {
 			l.lc = lc
 			lc.beforeRead = func() { c.flushOwed(l) }
+			lc.rec = c.rec
 		}
 	}
 	return c

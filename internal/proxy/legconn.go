@@ -32,10 +32,17 @@ type legConn struct {
 	// Only the leg's reader reads, so it runs on the reader's goroutine.
 	beforeRead func()
 
+	// rec, when set, is the recorder: nothing reaches the peer before
+	// the recording holds it (recorder.awaitFlushed).
+	rec *recorder
+
 	mu      sync.Mutex
 	holding bool
 	buf     []byte
 	err     error
+	// index is the frame being written (setIndex), bufIndex the last
+	// frame whose bytes are held.
+	index, bufIndex int64
 }
 
 // legWriteBuffer bounds what a legConn holds back.
@@ -64,6 +71,7 @@ func (c *legConn) Write(p []byte) (int, error) {
 			c.buf = (*writeBuffers.Get().(*[]byte))[:0]
 		}
 		c.buf = append(c.buf, p...)
+		c.bufIndex = max(c.bufIndex, c.index)
 		if c.holding {
 			return len(p), nil
 		}
@@ -73,11 +81,22 @@ func (c *legConn) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
+	if c.rec != nil {
+		c.rec.awaitFlushed(c.index)
+	}
 	n, err := c.Conn.Write(p)
 	if err != nil {
 		c.err = err
 	}
 	return n, err
+}
+
+// setIndex names the frame whose bytes the next writes carry (0: one the
+// proxy made, such as its close frame).
+func (c *legConn) setIndex(index int64) {
+	c.mu.Lock()
+	c.index = index
+	c.mu.Unlock()
 }
 
 // writeBuffers hold a legConn's writes while it holds them; a buffer goes
@@ -108,6 +127,9 @@ func (c *legConn) flushLocked() error {
 	if len(c.buf) == 0 {
 		return nil
 	}
+	if c.rec != nil {
+		c.rec.awaitFlushed(c.bufIndex)
+	}
 	_, err := c.Conn.Write(c.buf)
 	b := c.buf[:0]
 	writeBuffers.Put(&b)
@@ -116,6 +138,15 @@ func (c *legConn) flushLocked() error {
 		c.err = err
 	}
 	return err
+}
+
+// recorded reports whether the recording holds every frame held back (it
+// flushes the recording when that needs no wait), so that a flush would
+// not wait for the recorder.
+func (c *legConn) recorded() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rec == nil || len(c.buf) == 0 || c.rec.tryFlushed(c.bufIndex)
 }
 
 // pending reports whether writes are held back.

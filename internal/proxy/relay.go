@@ -110,6 +110,9 @@ type conn struct {
 	unjudged bool
 	// spoke is set by the first frame either peer sends (--idle-timeout).
 	spoke atomic.Bool
+	// rec is the recorder (nil: not recording), which has a frame's line
+	// in the file before the frame reaches a peer.
+	rec *recorder
 
 	endMu sync.Mutex
 	end   ending
@@ -208,7 +211,7 @@ func (c *conn) readPump(a *leg) {
 		if !c.spoke.Load() {
 			c.spoke.Store(true)
 		}
-		f := c.p.tap.frame(c, a.readDir(), wire.Opcode(op), data, 0)
+		f := c.p.tap.frame(c, a.readDir(), wire.Opcode(op), data, 0, a.owes == nil)
 		if err := c.forward(b, msg{op: wire.Opcode(op), data: data, index: f.Index}); err != nil {
 			c.readEnded(a, b, err)
 			return
@@ -225,7 +228,7 @@ var errSlow = errors.New("relay queue stalled")
 func (c *conn) control(a, b *leg, op wire.Opcode, data string) error {
 	c.spoke.Store(true)
 	payload := []byte(data)
-	f := c.p.tap.frame(c, a.readDir(), op, payload, 0)
+	f := c.p.tap.frame(c, a.readDir(), op, payload, 0, a.owes == nil)
 	return c.forward(b, msg{op: op, data: payload, index: f.Index})
 }
 
@@ -271,13 +274,23 @@ func (c *conn) forward(b *leg, m msg) error {
 }
 
 // flushOwed writes out what leg a's reader left held back for the other
-// leg (forward), before the reader waits for more from its peer.
+// leg (forward), before the reader waits for more from its peer. When the
+// recorder has not written those frames yet (a burst), the flush is left
+// to b's writer, which waits for the recorder while the reader goes on
+// reading: reading, recording and writing then overlap.
 func (c *conn) flushOwed(a *leg) {
 	b := a.owes
 	if b == nil {
 		return
 	}
 	a.owes = nil
+	if !b.lc.recorded() {
+		err := b.out.push(msg{op: opFlush}, b.abort, c.p.cfg.WriteTimeout, b.busy.Load)
+		if errors.Is(err, errStalled) {
+			c.slow(b, "its relay queue stayed full for "+c.p.cfg.WriteTimeout.String())
+		}
+		return
+	}
 	b.wmu.Lock()
 	err := b.lc.flush()
 	b.wmu.Unlock()
@@ -302,7 +315,7 @@ func (c *conn) readEnded(a, b *leg, err error) {
 			code, raw = cf.code, cf.reason
 		}
 		reason := string(raw)
-		c.p.tap.frame(c, a.readDir(), wire.OpClose, raw, code)
+		c.p.tap.frame(c, a.readDir(), wire.OpClose, raw, code, false)
 		if !utf8.Valid(raw) {
 			reason = strings.ToValidUTF8(reason, "\uFFFD")
 			c.p.tap.finding(c, badCloseFinding(c.id, a.readDir(), fmt.Sprintf(
@@ -346,7 +359,7 @@ func (c *conn) readEnded(a, b *leg, err error) {
 // as the RFC asks; the frame is recorded as sent, and the other peer gets
 // 1002 with the reason.
 func (c *conn) badCloseCode(a, b *leg, cf closeFrame) {
-	c.p.tap.frame(c, a.readDir(), wire.OpClose, cf.reason, cf.code)
+	c.p.tap.frame(c, a.readDir(), wire.OpClose, cf.reason, cf.code, false)
 	why := fmt.Sprintf("the %s sent close code %d, which no endpoint may send", a.name(), cf.code)
 	c.p.tap.finding(c, badCloseFinding(c.id, a.readDir(), why+"; both legs were closed with 1002 (protocol error)",
 		fmt.Sprintf("close code %d", cf.code)))
@@ -484,7 +497,7 @@ func (c *conn) writePump(l *leg) {
 		m, popped := l.out.tryPop()
 		// Hold the write back while more messages are queued; the last
 		// one of a burst writes them all (legconn.go).
-		batch := popped && l.lc != nil && l.inj == nil && m.op != wire.OpClose
+		batch := popped && l.lc != nil && l.inj == nil && m.op != wire.OpClose && m.op != opFlush
 		if batch {
 			l.lc.hold(true)
 		}
@@ -517,7 +530,14 @@ func (l *leg) aborted() bool {
 // write sends one message, applying the faults of l's direction to data
 // messages. It reports whether the writer goes on.
 func (c *conn) write(l *leg, m msg, held **msg) bool {
+	c.mark(l, m)
 	switch m.op {
+	case opFlush:
+		if err := l.lc.flush(); err != nil {
+			c.writeFailed(l, err)
+			return false
+		}
+		return true
 	case wire.OpClose:
 		c.writeClose(l, m.code, string(m.data))
 		return false
@@ -533,6 +553,16 @@ func (c *conn) write(l *leg, m msg, held **msg) bool {
 		return c.send(l, m)
 	}
 	return c.deliver(l, m, held)
+}
+
+// mark names the frame whose bytes l's connection is about to carry, so
+// that they reach the peer only once the recording holds it.
+func (c *conn) mark(l *leg, m msg) {
+	if l.lc != nil {
+		l.lc.setIndex(m.index)
+	} else if c.rec != nil {
+		c.rec.awaitFlushed(m.index)
+	}
 }
 
 // send writes one data message with the write deadline.
@@ -615,6 +645,10 @@ func (c *conn) drain(l *leg) {
 		m, ok := l.out.tryPop()
 		if !ok {
 			break
+		}
+		c.mark(l, m)
+		if m.op == opFlush {
+			continue // the next write carries what is held
 		}
 		if m.op == wire.OpClose {
 			c.writeClose(l, m.code, string(m.data))

@@ -124,8 +124,9 @@ func (t *tap) open(c *conn) {
 }
 
 // frame takes one frame a reader received and returns it with its index
-// and time. payload must not be modified afterwards.
-func (t *tap) frame(c *conn, dir wire.Direction, op wire.Opcode, payload []byte, code int) wire.Frame {
+// and time. payload must not be modified afterwards. inPlace says the
+// frame is the first of what its reader read at once (recorder.push).
+func (t *tap) frame(c *conn, dir wire.Direction, op wire.Opcode, payload []byte, code int, inPlace bool) wire.Frame {
 	if r := t.recorder(); r != nil {
 		r.waitRoom(len(payload))
 	}
@@ -144,7 +145,7 @@ func (t *tap) frame(c *conn, dir wire.Direction, op wire.Opcode, payload []byte,
 		decided = t.tryDetect(now, false)
 	}
 	if t.rec != nil {
-		t.rec.push(recJob{session: c.sc.Session, f: f})
+		t.rec.push(recJob{session: c.sc.Session, f: f}, inPlace)
 	}
 	t.pushFrame(c, f)
 	switch {
@@ -276,7 +277,7 @@ func (t *tap) connOf(id string) *conn {
 // record queues one recording line; the caller holds the lock.
 func (t *tap) record(write func(*recording.Writer) error) {
 	if t.rec != nil {
-		t.rec.push(recJob{write: write})
+		t.rec.push(recJob{write: write}, false)
 	}
 }
 

@@ -27,12 +27,19 @@ var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Pro
 var handshakeHeaders = []string{"Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Extensions",
 	"Sec-Websocket-Protocol", "Sec-Websocket-Accept"}
 
+// gorillaWriteBuffers lend gorilla its 16 KiB write buffer for the time
+// of one message, on both legs: without a pool each connection kept two
+// for its lifetime, 32 KiB of the 90 KiB an open connection cost
+// (perf.Memory, 1000 connections).
+var gorillaWriteBuffers = &sync.Pool{}
+
 func newDialer(cfg Config) *websocket.Dialer {
 	return &websocket.Dialer{
 		Proxy:            http.ProxyFromEnvironment,
 		HandshakeTimeout: cfg.DialTimeout,
 		ReadBufferSize:   16 << 10,
 		WriteBufferSize:  16 << 10,
+		WriteBufferPool:  gorillaWriteBuffers,
 		TLSClientConfig:  &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // --insecure is the user's explicit choice
 		NetDialContext:   dialCancelable,
 	}

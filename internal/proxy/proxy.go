@@ -80,6 +80,7 @@ func New(cfg Config) (*Proxy, error) {
 	p.upgrader = websocket.Upgrader{
 		ReadBufferSize:  16 << 10,
 		WriteBufferSize: 16 << 10,
+		WriteBufferPool: gorillaWriteBuffers,
 		// serveWS has checked Origin (--allow-origin) before dialling the
 		// upstream; Origin is forwarded as --origin says.
 		CheckOrigin: func(*http.Request) bool { return true },

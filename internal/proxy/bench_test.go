@@ -83,6 +83,7 @@ func BenchmarkRelay(b *testing.B) {
 			return tp.url, tp
 		case "relay-only":
 			tp := benchProxy(b, up)
+			tp.p.tap.stopRecording()
 			tp.p.tap.mu.Lock()
 			tp.p.tap.rec, tp.p.tap.maxFrames = nil, 0
 			tp.p.tap.mu.Unlock()

@@ -261,7 +261,7 @@ func payloadLen(h []byte) uint64 {
 }
 
 // tapHijacker gives gorilla's Upgrader the client's connection behind a
-// closeTap.
+// closeTap (and a legConn).
 type tapHijacker struct {
 	http.ResponseWriter
 	tap *closeTap
@@ -277,7 +277,7 @@ func (h *tapHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, err
 	}
 	h.tap = newCloseTap(c, false)
-	return h.tap, brw, nil
+	return &legConn{Conn: h.tap}, brw, nil
 }
 
 // tapDialer is the upstream dialer with a closeTap on the bytes gorilla
@@ -311,7 +311,7 @@ func (p *Proxy) tapDialer(target string) *websocket.Dialer {
 				c.Close()
 				return nil, err
 			}
-			return newCloseTap(conn, true), nil
+			return &legConn{Conn: newCloseTap(conn, true)}, nil
 		}
 		return &d
 	}
@@ -320,7 +320,7 @@ func (p *Proxy) tapDialer(target string) *websocket.Dialer {
 		if err != nil {
 			return nil, err
 		}
-		return newCloseTap(c, true), nil
+		return &legConn{Conn: newCloseTap(c, true)}, nil
 	}
 	return &d
 }

@@ -147,8 +147,9 @@ type Config struct {
 	// uses, so that live and offline judge alike).
 	Check check.Options
 
-	// Record, when set, receives the recording (JSON Lines), one flushed
-	// line per frame.
+	// Record, when set, receives the recording (JSON Lines): a frame's
+	// line is written before the frame reaches a peer, one write per
+	// burst (recorder.go).
 	Record io.Writer
 	// Console, when set, receives the live log; Quiet keeps it to
 	// findings, failures and the summary. Color is a console.Color* mode.

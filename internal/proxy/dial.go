@@ -27,12 +27,19 @@ var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Pro
 var handshakeHeaders = []string{"Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Extensions",
 	"Sec-Websocket-Protocol", "Sec-Websocket-Accept"}
 
+// gorillaWriteBuffers lend gorilla its 16 KiB write buffer for the time
+// of one message, on both legs: without a pool each connection kept two
+// for its lifetime, 32 KiB of the 90 KiB an open connection cost
+// (perf.Memory, 1000 connections).
+var gorillaWriteBuffers = &sync.Pool{}
+
 func newDialer(cfg Config) *websocket.Dialer {
 	return &websocket.Dialer{
 		Proxy:            http.ProxyFromEnvironment,
 		HandshakeTimeout: cfg.DialTimeout,
 		ReadBufferSize:   16 << 10,
 		WriteBufferSize:  16 << 10,
+		WriteBufferPool:  gorillaWriteBuffers,
 		TLSClientConfig:  &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // --insecure is the user's explicit choice
 		NetDialContext:   dialCancelable,
 	}
@@ -151,7 +158,7 @@ func (p *Proxy) serveWS(w http.ResponseWriter, r *http.Request) {
 		p.tap.note(nil, fmt.Sprintf("%s client handshake failed: %v", id, err), false)
 		return
 	}
-	upTap, _ := up.NetConn().(*closeTap)
+	upTap := tapOf(up.NetConn())
 	c := p.newConn(id, n, r, target, client, up)
 	c.client.tap, c.upstream.tap = hj.tap, upTap
 	if !p.track(c) {
@@ -170,6 +177,14 @@ func (p *Proxy) newConn(id string, n uint64, r *http.Request, target string, cli
 		inj: newInjector(p.cfg.Faults, sideClient, seed), abort: make(chan struct{})}
 	c.upstream = &leg{c: c, side: sideUpstream, ws: up, out: newQueue(p.cfg.QueueMessages, p.cfg.QueueBytes, &p.budget, p.cfg.MemoryBudget),
 		inj: newInjector(p.cfg.Faults, sideUpstream, seed), abort: make(chan struct{})}
+	c.rec = p.tap.recorder()
+	for _, l := range []*leg{c.client, c.upstream} {
+		if lc, ok := l.ws.NetConn().(*legConn); ok {
+			l.lc = lc
+			lc.beforeRead = func() { c.flushOwed(l) }
+			lc.rec = c.rec
+		}
+	}
 	return c
 }
 

@@ -31,7 +31,10 @@ type event struct {
 	// event (the validation gap).
 	skipped int
 
-	frame   wire.Frame
+	frame wire.Frame
+	// judged is what the stateless rules made of frame, applied ahead on
+	// another core (prejudge.go); nil: applied when the frame is judged.
+	judged  *check.Judged
 	session string
 	parent  string
 	end     ending

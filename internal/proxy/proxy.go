@@ -80,6 +80,7 @@ func New(cfg Config) (*Proxy, error) {
 	p.upgrader = websocket.Upgrader{
 		ReadBufferSize:  16 << 10,
 		WriteBufferSize: 16 << 10,
+		WriteBufferPool: gorillaWriteBuffers,
 		// serveWS has checked Origin (--allow-origin) before dialling the
 		// upstream; Origin is forwarded as --origin says.
 		CheckOrigin: func(*http.Request) bool { return true },
@@ -89,6 +90,9 @@ func New(cfg Config) (*Proxy, error) {
 	p.val = newValidator(p)
 	pprof.Do(context.Background(), pprof.Labels(GoroutineLabel, cfg.Label), func(context.Context) {
 		go p.val.run()
+		if p.tap.rec != nil {
+			go p.tap.rec.run()
+		}
 	})
 	return p, nil
 }
@@ -191,7 +195,9 @@ func (p *Proxy) Shutdown(ctx context.Context) error {
 			p.shutdownErr = fmt.Errorf("shutdown: connections cut: %w", ctx.Err())
 		}
 		p.transport.CloseIdleConnections()
+		p.tap.syncRecording()
 		p.val.finish()
+		p.tap.stopRecording()
 	})
 	return p.shutdownErr
 }

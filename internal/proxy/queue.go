@@ -9,6 +9,10 @@ import (
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
+// opFlush is a message that is none: it asks a leg's writer to write out
+// what the other leg's reader left held back for it (conn.flushOwed).
+const opFlush wire.Opcode = -1
+
 // msg is one message on its way to a leg's writer.
 type msg struct {
 	op   wire.Opcode

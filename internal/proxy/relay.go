@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -54,6 +55,13 @@ type leg struct {
 	// tap sees the close frame this peer sent as sent (nil when the
 	// connection could not be tapped: closetap.go).
 	tap *closeTap
+	// lc holds writes to this peer back while more follow (legconn.go);
+	// nil when gorilla dialled the connection itself.
+	lc *legConn
+	// owes is the other leg when this leg's reader wrote to it on the
+	// fast path and left the write held back: the reader flushes it
+	// before it waits for its own peer. Only this leg's reader uses it.
+	owes *leg
 }
 
 // closeFrame is the close frame this peer sent, as sent.
@@ -102,6 +110,9 @@ type conn struct {
 	unjudged bool
 	// spoke is set by the first frame either peer sends (--idle-timeout).
 	spoke atomic.Bool
+	// rec is the recorder (nil: not recording), which has a frame's line
+	// in the file before the frame reaches a peer.
+	rec *recorder
 
 	endMu sync.Mutex
 	end   ending
@@ -192,7 +203,7 @@ func (c *conn) readPump(a *leg) {
 	a.ws.SetPongHandler(func(data string) error { return c.control(a, b, wire.OpPong, data) })
 	a.ws.SetCloseHandler(func(int, string) error { return nil })
 	for {
-		op, data, err := a.ws.ReadMessage()
+		op, data, err := readMessage(a.ws)
 		if err != nil {
 			c.readEnded(a, b, err)
 			return
@@ -200,10 +211,13 @@ func (c *conn) readPump(a *leg) {
 		if !c.spoke.Load() {
 			c.spoke.Store(true)
 		}
-		f := c.p.tap.frame(c, a.readDir(), wire.Opcode(op), data, 0)
+		f := c.p.tap.frame(c, a.readDir(), wire.Opcode(op), data, 0, a.owes == nil)
 		if err := c.forward(b, msg{op: wire.Opcode(op), data: data, index: f.Index}); err != nil {
 			c.readEnded(a, b, err)
 			return
+		}
+		if c.p.tap.behind() {
+			runtime.Gosched()
 		}
 	}
 }
@@ -213,8 +227,9 @@ var errSlow = errors.New("relay queue stalled")
 
 func (c *conn) control(a, b *leg, op wire.Opcode, data string) error {
 	c.spoke.Store(true)
-	f := c.p.tap.frame(c, a.readDir(), op, []byte(data), 0)
-	return c.forward(b, msg{op: op, data: []byte(data), index: f.Index})
+	payload := []byte(data)
+	f := c.p.tap.frame(c, a.readDir(), op, payload, 0, a.owes == nil)
+	return c.forward(b, msg{op: op, data: payload, index: f.Index})
 }
 
 // forward queues a message for leg b. A message for a leg whose writer is
@@ -223,11 +238,23 @@ func (c *conn) control(a, b *leg, op wire.Opcode, data string) error {
 // Fast path: when b's queue is empty, its writer idle and no fault acts on
 // b, the reader writes the message itself, under b's write lock, saving a
 // hand-off between goroutines on every message of an interactive session.
-// The writer pops only under the same lock, so order is kept.
+// The writer pops only under the same lock, so order is kept. The write is
+// held back (legConn) until the reader has parsed what it has read: a
+// burst that arrived in one read goes out in one write, and a lone message
+// goes out as soon as the reader waits for the next one.
 func (c *conn) forward(b *leg, m msg) error {
 	if b.inj == nil && b.out.len() == 0 && b.wmu.TryLock() {
 		if b.out.len() == 0 && !b.closeQueued.Load() && !b.aborted() {
+			a := c.other(b)
+			held := b.lc != nil && a.lc != nil && m.op != wire.OpClose
+			if held {
+				b.lc.hold(true)
+			}
 			c.write(b, m, nil)
+			if held {
+				b.lc.hold(false)
+				a.owes = b
+			}
 			b.wmu.Unlock()
 			return nil
 		}
@@ -246,8 +273,35 @@ func (c *conn) forward(b *leg, m msg) error {
 	}
 }
 
+// flushOwed writes out what leg a's reader left held back for the other
+// leg (forward), before the reader waits for more from its peer. When the
+// recorder has not written those frames yet (a burst), the flush is left
+// to b's writer, which waits for the recorder while the reader goes on
+// reading: reading, recording and writing then overlap.
+func (c *conn) flushOwed(a *leg) {
+	b := a.owes
+	if b == nil {
+		return
+	}
+	a.owes = nil
+	if !b.lc.recorded() {
+		err := b.out.push(msg{op: opFlush}, b.abort, c.p.cfg.WriteTimeout, b.busy.Load)
+		if errors.Is(err, errStalled) {
+			c.slow(b, "its relay queue stayed full for "+c.p.cfg.WriteTimeout.String())
+		}
+		return
+	}
+	b.wmu.Lock()
+	err := b.lc.flush()
+	b.wmu.Unlock()
+	if err != nil && !b.aborted() {
+		c.writeFailed(b, err)
+	}
+}
+
 // readEnded handles the end of leg a's reader.
 func (c *conn) readEnded(a, b *leg, err error) {
+	c.flushOwed(a)
 	var ce *websocket.CloseError
 	switch {
 	case errors.Is(err, errSlow):
@@ -261,7 +315,7 @@ func (c *conn) readEnded(a, b *leg, err error) {
 			code, raw = cf.code, cf.reason
 		}
 		reason := string(raw)
-		c.p.tap.frame(c, a.readDir(), wire.OpClose, raw, code)
+		c.p.tap.frame(c, a.readDir(), wire.OpClose, raw, code, false)
 		if !utf8.Valid(raw) {
 			reason = strings.ToValidUTF8(reason, "\uFFFD")
 			c.p.tap.finding(c, badCloseFinding(c.id, a.readDir(), fmt.Sprintf(
@@ -305,7 +359,7 @@ func (c *conn) readEnded(a, b *leg, err error) {
 // as the RFC asks; the frame is recorded as sent, and the other peer gets
 // 1002 with the reason.
 func (c *conn) badCloseCode(a, b *leg, cf closeFrame) {
-	c.p.tap.frame(c, a.readDir(), wire.OpClose, cf.reason, cf.code)
+	c.p.tap.frame(c, a.readDir(), wire.OpClose, cf.reason, cf.code, false)
 	why := fmt.Sprintf("the %s sent close code %d, which no endpoint may send", a.name(), cf.code)
 	c.p.tap.finding(c, badCloseFinding(c.id, a.readDir(), why+"; both legs were closed with 1002 (protocol error)",
 		fmt.Sprintf("close code %d", cf.code)))
@@ -441,7 +495,22 @@ func (c *conn) writePump(l *leg) {
 		}
 		l.wmu.Lock()
 		m, popped := l.out.tryPop()
+		// Hold the write back while more messages are queued; the last
+		// one of a burst writes them all (legconn.go).
+		batch := popped && l.lc != nil && l.inj == nil && m.op != wire.OpClose && m.op != opFlush
+		if batch {
+			l.lc.hold(true)
+		}
 		goOn := !popped || c.write(l, m, &held)
+		if batch {
+			l.lc.hold(false)
+			if goOn && l.out.len() == 0 {
+				if err := l.lc.flush(); err != nil {
+					c.writeFailed(l, err)
+					goOn = false
+				}
+			}
+		}
 		l.wmu.Unlock()
 		if !goOn {
 			return
@@ -461,7 +530,14 @@ func (l *leg) aborted() bool {
 // write sends one message, applying the faults of l's direction to data
 // messages. It reports whether the writer goes on.
 func (c *conn) write(l *leg, m msg, held **msg) bool {
+	c.mark(l, m)
 	switch m.op {
+	case opFlush:
+		if err := l.lc.flush(); err != nil {
+			c.writeFailed(l, err)
+			return false
+		}
+		return true
 	case wire.OpClose:
 		c.writeClose(l, m.code, string(m.data))
 		return false
@@ -477,6 +553,16 @@ func (c *conn) write(l *leg, m msg, held **msg) bool {
 		return c.send(l, m)
 	}
 	return c.deliver(l, m, held)
+}
+
+// mark names the frame whose bytes l's connection is about to carry, so
+// that they reach the peer only once the recording holds it.
+func (c *conn) mark(l *leg, m msg) {
+	if l.lc != nil {
+		l.lc.setIndex(m.index)
+	} else if c.rec != nil {
+		c.rec.awaitFlushed(m.index)
+	}
 }
 
 // send writes one data message with the write deadline.
@@ -559,6 +645,10 @@ func (c *conn) drain(l *leg) {
 		m, ok := l.out.tryPop()
 		if !ok {
 			break
+		}
+		c.mark(l, m)
+		if m.op == opFlush {
+			continue // the next write carries what is held
 		}
 		if m.op == wire.OpClose {
 			c.writeClose(l, m.code, string(m.data))

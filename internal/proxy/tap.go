@@ -16,7 +16,7 @@ import (
 
 // tap is the one ordering point of the proxy. Every frame a reader takes
 // off a socket passes through it, under one lock, before it is relayed:
-// it gets its index, its recording line (written and flushed), its
+// it gets its index, its place in the recorder's queue (recorder.go), its
 // session binding, and a place in the validator's queue. Because the file
 // and the queue receive the same sequence, `wsconform validate` of the
 // recording sees exactly what the live validator saw.
@@ -24,12 +24,14 @@ import (
 // Nothing in the tap waits for validation: the queue to the validator is
 // bounded and frames beyond it are counted, not queued (connection events
 // are always queued; there are a few per connection). The lock is held for
-// an index, a recording write and an append; dialect detection (only with
-// --dialect auto, on the first frames of the process) is the one slower
-// step done under it.
+// an index and two appends; dialect detection (only with --dialect auto,
+// on the first frames of the process) is the one slower step done under
+// it.
 type tap struct {
-	mu     sync.Mutex
-	rec    *recording.Writer
+	mu sync.Mutex
+	// rec writes the recording (nil: not recording, or stopped by an
+	// error); recErr is that error.
+	rec    *recorder
 	recErr error
 	index  int64
 
@@ -47,6 +49,7 @@ type tap struct {
 	maxFrames, maxBytes int
 	wake                chan struct{}
 	unchecked           int64
+	lagging             atomic.Bool // the queue is more than half full
 }
 
 // detection is what auto-detection has seen so far.
@@ -83,7 +86,7 @@ func newTap(cfg Config, started time.Time) (*tap, error) {
 		if err != nil {
 			return nil, fmt.Errorf("start recording: %w", err)
 		}
-		t.rec = w
+		t.rec = newRecorder(w, t.recordingFailed)
 	}
 	return t, nil
 }
@@ -121,8 +124,12 @@ func (t *tap) open(c *conn) {
 }
 
 // frame takes one frame a reader received and returns it with its index
-// and time. payload must not be modified afterwards.
-func (t *tap) frame(c *conn, dir wire.Direction, op wire.Opcode, payload []byte, code int) wire.Frame {
+// and time. payload must not be modified afterwards. inPlace says the
+// frame is the first of what its reader read at once (recorder.push).
+func (t *tap) frame(c *conn, dir wire.Direction, op wire.Opcode, payload []byte, code int, inPlace bool) wire.Frame {
+	if r := t.recorder(); r != nil {
+		r.waitRoom(len(payload))
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := time.Now() // under the lock: times follow indexes
@@ -137,8 +144,9 @@ func (t *tap) frame(c *conn, dir wire.Direction, op wire.Opcode, payload []byte,
 		}
 		decided = t.tryDetect(now, false)
 	}
-	session := c.sc.Session
-	t.record(func(w *recording.Writer) error { return w.Frame(session, f) })
+	if t.rec != nil {
+		t.rec.push(recJob{session: c.sc.Session, f: f}, inPlace)
+	}
 	t.pushFrame(c, f)
 	switch {
 	case decided:
@@ -266,16 +274,47 @@ func (t *tap) connOf(id string) *conn {
 	return nil
 }
 
-// record writes one recording line; the first failure stops the recording
-// (a file with a hole would mislead) and is reported once.
+// record queues one recording line; the caller holds the lock.
 func (t *tap) record(write func(*recording.Writer) error) {
-	if t.rec == nil {
-		return
+	if t.rec != nil {
+		t.rec.push(recJob{write: write}, false)
 	}
-	if err := write(t.rec); err != nil {
-		t.recErr = err
-		t.rec = nil
-		t.push(event{kind: evNote, text: fmt.Sprintf("recording stopped: %v", err), isErr: true, time: time.Now()})
+}
+
+// recorder is the recorder while the recording goes on.
+func (t *tap) recorder() *recorder {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.rec
+}
+
+// recordingFailed stops the recording at its first failure (a file with a
+// hole would mislead) and reports it once.
+func (t *tap) recordingFailed(err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.recErr = err
+	t.rec = nil
+	t.push(event{kind: evNote, text: fmt.Sprintf("recording stopped: %v", err), isErr: true, time: time.Now()})
+}
+
+// syncRecording waits until what is queued for the recording is written
+// and flushed: Shutdown calls it once every connection has ended, before
+// the validator's last batch, so that a failure is in the report.
+func (t *tap) syncRecording() {
+	if r := t.recorder(); r != nil {
+		r.sync()
+	}
+}
+
+// stopRecording writes what is left (lines the validator's last batch
+// added) and stops the recorder.
+func (t *tap) stopRecording() {
+	t.mu.Lock()
+	r := t.rec
+	t.mu.Unlock()
+	if r != nil {
+		r.close()
 	}
 }
 
@@ -290,6 +329,9 @@ func (t *tap) pushFrame(c *conn, f wire.Frame) {
 	}
 	t.queuedFrames++
 	t.queuedBytes += len(f.Payload)
+	if !t.lagging.Load() && (t.queuedFrames > t.maxFrames/2 || t.queuedBytes > t.maxBytes/2) {
+		t.lagging.Store(true)
+	}
 	t.push(event{kind: evFrame, c: c, frame: f, time: f.Time})
 }
 
@@ -303,6 +345,12 @@ func (t *tap) push(ev event) {
 	signal(t.wake)
 }
 
+// behind reports whether the validator's queue is more than half full:
+// a reader then yields its core (it does not wait), so that on a busy
+// machine the validator gets its turn before the queue overflows and
+// frames go unchecked.
+func (t *tap) behind() bool { return t.lagging.Load() }
+
 // take hands the validator everything queued, giving back the slice of
 // the previous batch for reuse.
 func (t *tap) take(spare []event) []event {
@@ -311,6 +359,7 @@ func (t *tap) take(spare []event) []event {
 	batch := t.events
 	t.events = spare[:0]
 	t.queuedFrames, t.queuedBytes = 0, 0
+	t.lagging.Store(false)
 	return batch
 }
 

@@ -138,8 +138,15 @@ func (v *validator) run() {
 }
 
 func (v *validator) handleBatch(batch []event) []event {
-	for i := range batch {
-		v.handle(batch[i])
+	// Prejudged a window at a time: what the stateless rules decoded lives
+	// until its frame is judged, and a batch can hold the whole queue.
+	for start := 0; start < len(batch); start += prejudgeWindow {
+		w := batch[start:min(start+prejudgeWindow, len(batch))]
+		v.prejudge(w)
+		for i := range w {
+			v.handle(w[i])
+			w[i].judged = nil
+		}
 	}
 	clear(batch) // drop payload references before the slice is reused
 	return batch[:0]
@@ -281,7 +288,7 @@ func (v *validator) apply(cl *connLog, ev event) {
 	case evOpen:
 		v.grouper.Open(ev.c.id, ev.c.url, ev.session)
 	case evFrame:
-		v.grouper.Frame(ev.c.id, ev.frame)
+		v.grouper.FrameJudged(ev.c.id, ev.frame, ev.judged)
 	case evBind:
 		v.grouper.Bind(ev.c.id, ev.session)
 	case evClose:

@@ -34,6 +34,8 @@ type Writer struct {
 	enc  *json.Encoder
 	err  error
 	keep bool
+	// batch leaves lines in the buffer until Flush (or until it is full).
+	batch bool
 }
 
 // Header describes a recording.
@@ -186,7 +188,31 @@ func (w *Writer) url(u string) string {
 	return redact.URL(u)
 }
 
-// write encodes and flushes one line. After the first error every call
+// Batch makes the Writer leave lines in its 64 KiB buffer until Flush (or
+// until the buffer is full) instead of flushing each one: for a writer
+// that flushes whenever it has nothing more to write (the proxy's
+// recorder), a flush per line is a system call per frame. A crash then
+// loses at most the lines not flushed yet.
+func (w *Writer) Batch() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.batch = true
+}
+
+// Flush writes the buffered lines out (Batch).
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.bw.Flush(); err != nil {
+		w.err = fmt.Errorf("flush recording: %w", err)
+	}
+	return w.err
+}
+
+// write encodes and flushes one line (unless Batch). After the first error every call
 // returns it: a recording with a hole in the middle would mislead.
 func (w *Writer) write(l Line) error {
 	w.mu.Lock()
@@ -197,6 +223,9 @@ func (w *Writer) write(l Line) error {
 	if err := w.enc.Encode(l); err != nil {
 		w.err = fmt.Errorf("write recording line: %w", err)
 		return w.err
+	}
+	if w.batch {
+		return nil
 	}
 	if err := w.bw.Flush(); err != nil {
 		w.err = fmt.Errorf("flush recording: %w", err)

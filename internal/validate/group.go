@@ -249,6 +249,14 @@ func (g *Grouper) Frame(conn string, f wire.Frame) []Finding {
 	return g.frame(conn, f, nil)
 }
 
+// FrameJudged is Frame with the stateless rules already applied to f by
+// check.Prejudge (j nil: applied here), on another goroutine: the proxy
+// prejudges a batch of frames on every core before its validator judges
+// them in order. The findings are those Frame gives.
+func (g *Grouper) FrameJudged(conn string, f wire.Frame, j *check.Judged) []Finding {
+	return g.frame(conn, f, j)
+}
+
 func (g *Grouper) frame(conn string, f wire.Frame, j *check.Judged) []Finding {
 	out := g.release()
 	c, ok := g.conns[conn]

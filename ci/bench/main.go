@@ -56,20 +56,10 @@ type group struct {
 }
 
 // groups is every measure, in the order of the table.
-//
-// INTEGRATOR: the relay and memory measures are written on the relay
-// branch (internal/perf/relay*.go, memory*.go). Once merged, set
-//
-//	{name: "relay", measure: perf.Relay, needs: []string{"wsproxy"}},
-//	{name: "memory", measure: perf.Memory, needs: []string{"wsproxy"}},
-//
-// below in place of the two placeholders (a nil measure prints "not in
-// this build"). Their goals are read by internal/perf's goal grammar
-// (goal.go), e.g. "wsproxy ≥ 0.8× tcp-relay; ≥ 10× mitmproxy".
 var groups = []group{
 	{name: "engine", measure: perf.Engine},
-	{name: "relay"},  // INTEGRATOR: measure: perf.Relay, needs: []string{"wsproxy"}
-	{name: "memory"}, // INTEGRATOR: measure: perf.Memory, needs: []string{"wsproxy"}
+	{name: "relay", measure: perf.Relay, needs: []string{"wsproxy"}},
+	{name: "memory", measure: perf.Memory, needs: []string{"wsproxy"}},
 	{name: "validate", measure: perf.Validate, needs: []string{"wsconform"}},
 	{name: "suite", measure: perf.Suite, needs: []string{"wsconform"}},
 }
@@ -190,11 +180,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var failed []string
 	for _, g := range chosen {
 		res := perf.Group{Name: g.name}
-		if g.measure == nil {
-			res.Skipped = "not in this build: the integrator adds perf." + strings.ToUpper(g.name[:1]) + g.name[1:] + " to ci/bench/main.go"
-			t.Groups = append(t.Groups, res)
-			continue
-		}
 		res.Load, _, _ = strings.Cut(loadAverage(), " ")
 		fmt.Fprintf(stderr, "bench: measuring %s (%d %s)\n", g.name, o.rounds, plural(o.rounds, "round", "rounds"))
 		res.Figures, res.Err = g.measure(ctx, cfg)

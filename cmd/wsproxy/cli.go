@@ -126,7 +126,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.listen, "listen", DefaultListen, "`ADDR` to listen on; port 0 picks a free port; loopback unless you ask")
 	fs.StringVar(&o.dialect, "dialect", "auto", "dialect: "+strings.Join(dialect.Names(), ", ")+", or auto (from the first connection's path and frames)")
 	fs.StringVar(&o.protocol, "protocol", "", cli.ProtocolUsage)
-	fs.StringVar(&o.record, "record", "", "record every frame to `FILE` (JSON Lines, flushed per frame; `wsconform validate FILE` judges it again)")
+	fs.StringVar(&o.record, "record", "", "record every frame to `FILE` (JSON Lines, each line written before its frame is relayed; `wsconform validate FILE` judges it again)")
 	fs.StringVar(&o.html, "html", "", "on exit, write the HTML report to `FILE`")
 	fs.StringVar(&o.junit, "junit", "", "on exit, write JUnit XML to `FILE`")
 	fs.StringVar(&o.json, "json", "", "on exit, write the JSON report to `FILE`")

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,7 +28,14 @@ var (
 // RelayUpstream serves the benchmarks' upstream on loopback: welcome to
 // hello, the next assistant_text to anything else. It returns its ws://
 // URL and stops with tb.
-func RelayUpstream(tb testing.TB) string {
+func RelayUpstream(tb testing.TB) string { return BurstUpstream(tb, 1) }
+
+// BurstUpstream is RelayUpstream answering each message with n
+// assistant_text frames, each written with its own WriteMessage, as fast
+// as the socket takes them. Each connection is a session of its own, so
+// that event_ids starting again at 1 are not a replay.
+func BurstUpstream(tb testing.TB, n int) string {
+	var sessions atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ws, err := (&websocket.Upgrader{ReadBufferSize: 16 << 10, WriteBufferSize: 16 << 10}).Upgrade(w, r, nil)
 		if err != nil {
@@ -42,17 +50,20 @@ func RelayUpstream(tb testing.TB) string {
 				return
 			}
 			if strings.Contains(string(data[:min(len(data), 20)]), `"hello"`) {
-				_ = ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"welcome","v":"1.0.0","session_state":{"session_id":"bench","version":"1.0.0","capabilities":[],"run_counter":0}}`))
+				_ = ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"welcome","v":"1.0.0","session_state":{"session_id":"b`+
+					strconv.FormatInt(sessions.Add(1), 10)+`","version":"1.0.0","capabilities":[],"run_counter":0}}`))
 				continue
 			}
-			id++
-			buf = append(buf[:0], `{"type":"assistant_text","event_id":`...)
-			buf = strconv.AppendInt(buf, id, 10)
-			buf = append(buf, `,"text":"`...)
-			buf = append(buf, padding...)
-			buf = append(buf, `"}`...)
-			if ws.WriteMessage(websocket.TextMessage, buf) != nil {
-				return
+			for range n {
+				id++
+				buf = append(buf[:0], `{"type":"assistant_text","event_id":`...)
+				buf = strconv.AppendInt(buf, id, 10)
+				buf = append(buf, `,"text":"`...)
+				buf = append(buf, padding...)
+				buf = append(buf, `"}`...)
+				if ws.WriteMessage(websocket.TextMessage, buf) != nil {
+					return
+				}
 			}
 		}
 	}))

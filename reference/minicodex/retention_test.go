@@ -1,22 +1,12 @@
 package minicodex_test
 
 import (
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/wsconform/wsconform/reference/reftest"
 	"github.com/wsconform/wsconform/reference/server"
 )
-
-// testClock is a clock the test moves; the server's goroutines read it.
-type testClock struct{ offset atomic.Int64 }
-
-func (c *testClock) now() time.Time {
-	return time.Unix(1_700_000_000, 0).Add(time.Duration(c.offset.Load()))
-}
-
-func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // TestSessionRetention: on a loopback server keeping 2 sessions without a
 // connection for a minute, four sessions left one after the other leave
@@ -25,8 +15,8 @@ func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // too.
 func TestSessionRetention(t *testing.T) {
 	t.Parallel()
-	clk := &testClock{}
-	srv := start(t, server.Config{MaxSessions: 2, SessionTTL: time.Minute, Now: clk.now})
+	clk := &reftest.Clock{}
+	srv := start(t, server.Config{MaxSessions: 2, SessionTTL: time.Minute, Now: clk.Now})
 	idle := func() {
 		t.Helper()
 		if err := srv.Env.WaitIdle(t.Context()); err != nil {
@@ -39,7 +29,7 @@ func TestSessionRetention(t *testing.T) {
 		ids = append(ids, sid)
 		c.Close()
 		idle()
-		clk.advance(time.Second)
+		clk.Advance(time.Second)
 	}
 	for i, sid := range ids[:2] {
 		c := srv.Dial(t, "/ws", reftest.Group(string(rune('a'+i))+"-again"))
@@ -55,7 +45,7 @@ func TestSessionRetention(t *testing.T) {
 	c.Close()
 	idle()
 
-	clk.advance(2 * time.Minute)
+	clk.Advance(2 * time.Minute)
 	c = srv.Dial(t, "/ws", reftest.Group("c-again"))
 	c.Send(resume(ids[2], 0))
 	expectError(t, c, "BAD_ARGUMENT", "resume-0")

@@ -2,22 +2,12 @@ package mitto_test
 
 import (
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/wsconform/wsconform/reference/reftest"
 	"github.com/wsconform/wsconform/reference/server"
 )
-
-// testClock is a clock the test moves; the server's goroutines read it.
-type testClock struct{ offset atomic.Int64 }
-
-func (c *testClock) now() time.Time {
-	return time.Unix(1_700_000_000, 0).Add(time.Duration(c.offset.Load()))
-}
-
-func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // TestSessionRetention: on a loopback server keeping 2 sessions without a
 // client for a minute, four sessions prompted and left one after the
@@ -26,8 +16,8 @@ func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // past the minute a kept one is gone too.
 func TestSessionRetention(t *testing.T) {
 	t.Parallel()
-	clk := &testClock{}
-	srv := start(t, server.Config{MaxSessions: 2, SessionTTL: time.Minute, Now: clk.now})
+	clk := &reftest.Clock{}
+	srv := start(t, server.Config{MaxSessions: 2, SessionTTL: time.Minute, Now: clk.Now})
 	for i := range 4 {
 		n := strconv.Itoa(i)
 		c, _ := join(t, srv, "s"+n)
@@ -36,7 +26,7 @@ func TestSessionRetention(t *testing.T) {
 		if err := srv.Env.WaitIdle(t.Context()); err != nil {
 			t.Fatal(err) // the server has detached it: the next one is left later
 		}
-		clk.advance(time.Second)
+		clk.Advance(time.Second)
 	}
 	// back rejoins id and leaves again; a forgotten id comes back as a
 	// new session, which counts as one more left
@@ -54,7 +44,7 @@ func TestSessionRetention(t *testing.T) {
 	if p := back("s0", "s0-new"); p != "" {
 		t.Errorf("s0, the oldest beyond the bound, was kept: its last prompt is %q", p)
 	}
-	clk.advance(2 * time.Minute)
+	clk.Advance(2 * time.Minute)
 	if p := back("s3", "s3-new"); p != "" {
 		t.Errorf("s3, kept past the TTL, came back with last prompt %q", p)
 	}

@@ -1,7 +1,6 @@
 package myagent_test
 
 import (
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -9,23 +8,14 @@ import (
 	"github.com/wsconform/wsconform/reference/server"
 )
 
-// testClock is a clock the test moves; the server's goroutines read it.
-type testClock struct{ offset atomic.Int64 }
-
-func (c *testClock) now() time.Time {
-	return time.Unix(1_700_000_000, 0).Add(time.Duration(c.offset.Load()))
-}
-
-func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
-
 // TestSessionRetention: on a loopback server keeping 2 sessions without a
 // connection for a minute, four sessions left one after the other leave
 // the newest two: the two oldest are unknown to a reconnect, the newest
 // resumes with its replay; past the minute a kept one is gone too.
 func TestSessionRetention(t *testing.T) {
 	t.Parallel()
-	clk := &testClock{}
-	srv := start(t, server.Config{MaxSessions: 2, SessionTTL: time.Minute, Now: clk.now})
+	clk := &reftest.Clock{}
+	srv := start(t, server.Config{MaxSessions: 2, SessionTTL: time.Minute, Now: clk.Now})
 	var ids []string
 	for i := range 4 {
 		c := dial(t, srv, reftest.Group(string(rune('a'+i))))
@@ -34,7 +24,7 @@ func TestSessionRetention(t *testing.T) {
 		if err := srv.Env.WaitIdle(t.Context()); err != nil {
 			t.Fatal(err) // the server has detached it: the next one is left later
 		}
-		clk.advance(time.Second)
+		clk.Advance(time.Second)
 	}
 	for i, id := range ids[:2] {
 		c := dial(t, srv, reftest.Group(string(rune('a'+i))))
@@ -52,7 +42,7 @@ func TestSessionRetention(t *testing.T) {
 	c.Expect("agent.state_restored")
 	c.Close()
 
-	clk.advance(2 * time.Minute)
+	clk.Advance(2 * time.Minute)
 	c = dial(t, srv, reftest.Group("c"))
 	c.Send(ev("user.reconnect", "session_id", ids[2]))
 	expectError(t, c, "error.recovery_failed", "SESSION_NOT_FOUND")

@@ -47,6 +47,7 @@ type recorder struct {
 	// file (or that never will be: the recorder stopped). flushedCond is
 	// broadcast when flushed grows; waiters counts who waits for it.
 	written     int64
+	dirty       bool // lines encoded since the last flush (frames or not)
 	flushed     atomic.Int64
 	flushedCond *sync.Cond
 	waiters     int
@@ -99,7 +100,7 @@ func (r *recorder) push(j recJob, inPlace bool) {
 			r.fail(err)
 			return
 		}
-		r.written = max(r.written, j.f.Index)
+		r.written, r.dirty = max(r.written, j.f.Index), true
 		r.mu.Unlock()
 		return
 	}
@@ -156,7 +157,7 @@ func (r *recorder) run() {
 		clear(batch) // drop payload references before the slice is reused
 		r.mu.Lock()
 		r.writing = false
-		r.written = max(r.written, last)
+		r.written, r.dirty = max(r.written, last), true
 		if err == nil && (r.waiters > 0 || len(r.jobs) == 0) {
 			err = r.flushLocked()
 		}
@@ -185,13 +186,18 @@ func (r *recorder) run() {
 }
 
 // flushLocked writes the encoded lines to the file; the caller holds mu.
+// Lines that are not frames (open, session, close) carry no index: dirty,
+// not written, says whether anything waits in the buffer, or the close
+// lines of a shutdown, the last lines, stayed there
+// (TestRecorderFlushesLinesWithoutFrames).
 func (r *recorder) flushLocked() error {
-	if r.flushed.Load() >= r.written {
+	if !r.dirty {
 		return nil
 	}
 	if err := r.w.Flush(); err != nil {
 		return err
 	}
+	r.dirty = false
 	r.flushed.Store(r.written)
 	if r.waiters > 0 {
 		r.flushedCond.Broadcast()

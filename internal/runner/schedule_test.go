@@ -102,6 +102,14 @@ func TestGateWorking(t *testing.T) {
 		runtime.Gosched()
 	}
 	in, _ = enterAll(ctx, g, 2)
+	for {
+		// c waits in the gate before b listens (enterAll's goroutine may
+		// not have come yet: the check below saw 0 waiting in a stress run)
+		if waiting, _, _ := g.state(); waiting == 1 {
+			break
+		}
+		runtime.Gosched()
+	}
 	b.t.listen()
 	if err := <-back; err != nil {
 		t.Fatal(err)

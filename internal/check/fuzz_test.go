@@ -1,9 +1,6 @@
 package check
 
 import (
-	"encoding/json"
-	"io/fs"
-	"strings"
 	"testing"
 
 	"github.com/wsconform/wsconform/internal/dialect"
@@ -43,33 +40,14 @@ func FuzzObserve(f *testing.F) {
 }
 
 func seedFromExamples(f *testing.F) {
-	_ = fs.WalkDir(schemas.FS, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !strings.Contains(p, "/examples/") {
-			return err
+	for _, name := range dialect.Names() {
+		exs, _ := schemas.Examples(name)
+		for _, ex := range exs {
+			sel := uint8(0)
+			if ex.Dir == "s2c" {
+				sel = 1
+			}
+			f.Add([]byte(ex.Message), sel)
 		}
-		raw, err := fs.ReadFile(schemas.FS, p)
-		if err != nil {
-			return err
-		}
-		var ex struct {
-			Valid   []json.RawMessage `json:"valid"`
-			Invalid []struct {
-				Message json.RawMessage `json:"message"`
-			} `json:"invalid"`
-		}
-		if json.Unmarshal(raw, &ex) != nil {
-			return nil
-		}
-		sel := uint8(0)
-		if strings.Contains(p, "/s2c/") {
-			sel = 1
-		}
-		for _, v := range ex.Valid {
-			f.Add([]byte(v), sel)
-		}
-		for _, v := range ex.Invalid {
-			f.Add([]byte(v.Message), sel)
-		}
-		return nil
-	})
+	}
 }

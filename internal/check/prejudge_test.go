@@ -1,10 +1,7 @@
 package check
 
 import (
-	"encoding/json"
-	"io/fs"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/wsconform/wsconform/internal/dialect"
@@ -17,38 +14,17 @@ import (
 // JSON: the stateless rules' every outcome.
 func exampleFrames(t *testing.T, name string) []wire.Frame {
 	t.Helper()
-	var out []wire.Frame
-	err := fs.WalkDir(schemas.FS, name+"/examples", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		raw, err := fs.ReadFile(schemas.FS, p)
-		if err != nil {
-			return err
-		}
-		var ex struct {
-			Valid   []json.RawMessage `json:"valid"`
-			Invalid []struct {
-				Message json.RawMessage `json:"message"`
-			} `json:"invalid"`
-		}
-		if err := json.Unmarshal(raw, &ex); err != nil {
-			return err
-		}
-		dir := wire.ClientToServer
-		if strings.Contains(p, "/s2c/") {
-			dir = wire.ServerToClient
-		}
-		for _, v := range ex.Valid {
-			out = append(out, wire.Frame{Dir: dir, Op: wire.OpText, Payload: v})
-		}
-		for _, v := range ex.Invalid {
-			out = append(out, wire.Frame{Dir: dir, Op: wire.OpText, Payload: v.Message})
-		}
-		return nil
-	})
+	exs, err := schemas.Examples(name)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var out []wire.Frame
+	for _, ex := range exs {
+		dir := wire.ClientToServer // an HTTP body too: as a client's frame
+		if ex.Dir == "s2c" {
+			dir = wire.ServerToClient
+		}
+		out = append(out, wire.Frame{Dir: dir, Op: wire.OpText, Payload: ex.Message})
 	}
 	return append(out, wire.Frame{Dir: wire.ServerToClient, Op: wire.OpBinary, Payload: []byte{1, 2}},
 		wire.Frame{Dir: wire.ClientToServer, Op: wire.OpText, Payload: []byte(`{"a":1,"a":2}`)},

@@ -7,52 +7,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/xeipuuv/gojsonreference"
-	"github.com/xeipuuv/gojsonschema"
-
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/fastschema"
 	"github.com/wsconform/wsconform/internal/jsonx"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/schemas"
 )
-
-// decoded feeds a jsonx value to gojsonschema as internal/check does.
-type decoded struct{ v any }
-
-func (l decoded) JsonSource() any        { return l.v }
-func (l decoded) LoadJSON() (any, error) { return l.v, nil }
-func (l decoded) LoaderFactory() gojsonschema.JSONLoaderFactory {
-	return gojsonschema.DefaultJSONLoaderFactory{}
-}
-func (l decoded) JsonReference() (gojsonreference.JsonReference, error) {
-	return gojsonreference.NewJsonReference("#")
-}
-
-// gojsonschemaVerdict is "valid", "invalid" or "panic" (gojsonschema
-// v1.2.0 panics on a number beyond float64 under const or enum).
-func gojsonschemaVerdict(s *gojsonschema.Schema, v any) (out string) {
-	defer func() {
-		if recover() != nil {
-			out = "panic"
-		}
-	}()
-	res, err := s.Validate(decoded{v})
-	switch {
-	case err != nil:
-		return "error"
-	case res.Valid():
-		return "valid"
-	}
-	return "invalid"
-}
 
 // target is one schema of a dialect with the direction it judges.
 type target struct {
@@ -75,7 +42,7 @@ type tally struct {
 func (c *tally) compare(t *testing.T, s *dialect.Schema, doc map[string]any, what string) {
 	t.Helper()
 	fast := s.KnownValid(doc)
-	g := gojsonschemaVerdict(s.For(doc), doc)
+	g := fastschema.GojsonschemaVerdict(s.For(doc), doc)
 	c.checked++
 	if fast {
 		c.fastValid++
@@ -144,34 +111,12 @@ func examples(t testing.TB) []example {
 	var out []example
 	for _, name := range dialect.Names() {
 		d := dialect.MustGet(name)
-		for _, sub := range []string{"c2s", "s2c", "http"} {
-			dirName := path.Join(name, "examples", sub)
-			ents, err := schemas.FS.ReadDir(dirName)
-			if err != nil {
-				continue
-			}
-			dir := wire.Direction(sub)
-			for _, e := range ents {
-				raw, err := schemas.FS.ReadFile(path.Join(dirName, e.Name()))
-				if err != nil {
-					t.Fatal(err)
-				}
-				var ex struct {
-					Valid   []json.RawMessage `json:"valid"`
-					Invalid []struct {
-						Message json.RawMessage `json:"message"`
-					} `json:"invalid"`
-				}
-				if err := json.Unmarshal(raw, &ex); err != nil {
-					t.Fatalf("%s: %v", e.Name(), err)
-				}
-				for _, v := range ex.Valid {
-					out = append(out, example{d, dir, v})
-				}
-				for _, v := range ex.Invalid {
-					out = append(out, example{d, dir, v.Message})
-				}
-			}
+		exs, err := schemas.Examples(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ex := range exs {
+			out = append(out, example{d, wire.Direction(ex.Dir), ex.Message})
 		}
 	}
 	if len(out) < 500 {

@@ -3,6 +3,7 @@ package fastschema_test
 import (
 	"testing"
 
+	"github.com/wsconform/wsconform/internal/fastschema"
 	"github.com/wsconform/wsconform/internal/jsonx"
 )
 
@@ -40,7 +41,7 @@ func FuzzAgrees(f *testing.F) {
 		if !s.KnownValid(doc) {
 			return
 		}
-		if g := gojsonschemaVerdict(s.For(doc), doc); g != "valid" {
+		if g := fastschema.GojsonschemaVerdict(s.For(doc), doc); g != "valid" {
 			t.Fatalf("fast validator vouches for %s against %s; gojsonschema: %s", data, s.File, g)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"github.com/xeipuuv/gojsonschema"
 
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/fastschema"
 )
 
 // TestReadingsCompile: the schema of every reading of every ambiguity the
@@ -38,7 +39,7 @@ func TestReadingsAgree(t *testing.T) {
 	judge := func(a dialect.Ambiguity, doc map[string]any, what string) {
 		for i, r := range a.Readings {
 			fast := a.MeetsReading(i, doc, func(*gojsonschema.Schema) bool { return false })
-			g := gojsonschemaVerdict(a.Compiled[i], doc)
+			g := fastschema.GojsonschemaVerdict(a.Compiled[i], doc)
 			checked++
 			if fast {
 				vouched++

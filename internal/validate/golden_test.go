@@ -161,38 +161,16 @@ func goldenRecordings(t *testing.T, dir string) []string {
 func goldenExamples(t *testing.T, out *bytes.Buffer) {
 	t.Helper()
 	for _, name := range dialect.Names() {
+		exs, err := schemas.Examples(name)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var frames []wire.Frame
-		for _, sub := range []string{"c2s", "s2c"} {
-			dirName := name + "/examples/" + sub
-			ents, err := schemas.FS.ReadDir(dirName)
-			if err != nil {
-				continue
+		for _, ex := range exs {
+			if ex.Dir == "http" {
+				continue // bodies of HTTP exchanges, not frames
 			}
-			dir := wire.ClientToServer
-			if sub == "s2c" {
-				dir = wire.ServerToClient
-			}
-			for _, e := range ents {
-				raw, err := schemas.FS.ReadFile(dirName + "/" + e.Name())
-				if err != nil {
-					t.Fatal(err)
-				}
-				var ex struct {
-					Valid   []json.RawMessage `json:"valid"`
-					Invalid []struct {
-						Message json.RawMessage `json:"message"`
-					} `json:"invalid"`
-				}
-				if err := json.Unmarshal(raw, &ex); err != nil {
-					t.Fatalf("%s: %v", e.Name(), err)
-				}
-				for _, v := range ex.Valid {
-					frames = append(frames, wire.Frame{Dir: dir, Op: wire.OpText, Payload: v})
-				}
-				for _, v := range ex.Invalid {
-					frames = append(frames, wire.Frame{Dir: dir, Op: wire.OpText, Payload: v.Message})
-				}
-			}
+			frames = append(frames, wire.Frame{Dir: wire.Direction(ex.Dir), Op: wire.OpText, Payload: ex.Message})
 		}
 		fmt.Fprintf(out, "== examples %s: %d frames\n", name, len(frames))
 		s := check.NewSession(dialect.MustGet(name), check.Options{})

@@ -17,8 +17,7 @@ import (
 type Group struct {
 	Name    string
 	Figures []Figure
-	Err     error  // the measure failed: the row says so
-	Skipped string // why it did not run, e.g. not in this build
+	Err     error // the measure failed: the row says so
 	// Load is the 1-minute load average when the group started: other
 	// work on the machine comes and goes within one run.
 	Load string
@@ -66,11 +65,7 @@ func (t *Table) Rows() ([]Row, []string) {
 		return len(notes)
 	}
 	for _, g := range t.Groups {
-		switch {
-		case g.Skipped != "":
-			rows = append(rows, Row{Group: g.Name, Figure: "—", Medians: g.Skipped})
-			continue
-		case g.Err != nil:
+		if g.Err != nil {
 			rows = append(rows, Row{Group: g.Name, Figure: "—", Medians: "failed: " + g.Err.Error()})
 			continue
 		}

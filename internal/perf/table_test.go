@@ -26,7 +26,6 @@ func sampleTable(quick bool) *Table {
 		Groups: []Group{
 			{Name: "engine", Figures: []Figure{engine}, Load: "1.00"},
 			{Name: "relay", Figures: []Figure{burst}, Load: "1.70"},
-			{Name: "memory", Skipped: "not in this build"},
 			{Name: "validate", Figures: []Figure{rss}},
 			{Name: "suite", Err: errors.New("wsconform run: exit status 1")},
 		},
@@ -43,7 +42,6 @@ func TestTableRows(t *testing.T) {
 			Ratio: "wsproxy/tcp-relay 0.90×; mitmproxy: not installed: apt-get install mitmproxy",
 			Goal:  "wsproxy ≥ 0.8× tcp-relay; ≥ 10× mitmproxy",
 			Met:   "wsproxy ≥ 0.8× tcp-relay: met; ≥ 10× mitmproxy: not judged, mitmproxy: not installed: apt-get install mitmproxy", Note: 1},
-		{Group: "memory", Figure: "—", Medians: "not in this build"},
 		{Group: "validate", Figure: "peak RSS (MB)", Medians: "wsconform 393"},
 		{Group: "suite", Figure: "—", Medians: "failed: wsconform run: exit status 1"},
 	}
@@ -110,7 +108,7 @@ func TestTableWriters(t *testing.T) {
 			t.Errorf("markdown line has %d cell bars, want %d: %q", n, len(columns)+1, line)
 		}
 	}
-	if want := 2 + 5; tableLines != want {
+	if want := 2 + 4; tableLines != want {
 		t.Errorf("markdown table has %d lines, want %d:\n%s", tableLines, want, md.String())
 	}
 }

@@ -35,6 +35,8 @@ type echoServer struct {
 	pongs   []string
 	ended   chan closeSeen
 	done    chan struct{}
+	// hanging gets one value per /hang request, when it arrives.
+	hanging chan struct{}
 }
 
 type closeSeen struct {
@@ -44,7 +46,7 @@ type closeSeen struct {
 
 func startEcho(t testing.TB) *echoServer {
 	t.Helper()
-	e := &echoServer{t: t, ended: make(chan closeSeen, 1024), done: make(chan struct{})}
+	e := &echoServer{t: t, ended: make(chan closeSeen, 1024), done: make(chan struct{}), hanging: make(chan struct{}, 16)}
 	e.srv = httptest.NewServer(http.HandlerFunc(e.serve))
 	e.url = "ws" + strings.TrimPrefix(e.srv.URL, "http")
 	t.Cleanup(func() { close(e.done); e.srv.Close() })
@@ -59,6 +61,10 @@ func (e *echoServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.URL.Path == "/hang" {
 		// Never answers the handshake (until the test ends).
+		select {
+		case e.hanging <- struct{}{}:
+		default:
+		}
 		select {
 		case <-r.Context().Done():
 		case <-time.After(timeout):

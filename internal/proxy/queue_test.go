@@ -76,3 +76,47 @@ func TestQueueCloseWakesPushers(t *testing.T) {
 		t.Error("wait did not report the shutdown")
 	}
 }
+
+// TestQueueGrowsInOrder: the ring starts small and grows while messages
+// wrap around it; every message comes out once, in order, and the count
+// bound is maxN, not the ring's size.
+func TestQueueGrowsInOrder(t *testing.T) {
+	t.Parallel()
+	const maxN = 100
+	q := newQueue(maxN, 1<<20, nil, 0)
+	never := func() bool { return false }
+	var next, want int64
+	push := func(k int) {
+		for range k {
+			if err := q.push(msg{index: next}, nil, time.Second, never); err != nil {
+				t.Fatalf("push %d: %v", next, err)
+			}
+			next++
+		}
+	}
+	pop := func(k int) {
+		for range k {
+			m, ok := q.tryPop()
+			if !ok || m.index != want {
+				t.Fatalf("popped %+v (%v), want index %d", m, ok, want)
+			}
+			want++
+		}
+	}
+	// Wrap the first ring, then grow it while its head is in the middle.
+	push(queueStart - 2)
+	pop(queueStart - 3)
+	push(3 * queueStart)
+	pop(queueStart)
+	push(maxN - q.len())
+	if len(q.items) != maxN {
+		t.Errorf("ring of %d, want it grown to %d", len(q.items), maxN)
+	}
+	if err := q.push(msg{}, nil, 20*time.Millisecond, never); !errors.Is(err, errStalled) {
+		t.Errorf("push %d = %v, want errStalled", maxN+1, err)
+	}
+	pop(int(next - want))
+	if q.len() != 0 {
+		t.Errorf("%d left", q.len())
+	}
+}

@@ -36,6 +36,8 @@ type Writer struct {
 	keep bool
 	// batch leaves lines in the buffer until Flush (or until it is full).
 	batch bool
+	// line is the buffer a frame's line is encoded into (appendFrameLine).
+	line []byte
 }
 
 // Header describes a recording.
@@ -120,10 +122,30 @@ func (w *Writer) Frame(session string, f wire.Frame) error {
 	if !w.keep {
 		f.Payload = RedactPayload(f.Op, f.Payload)
 	}
-	l := FrameLine(session, f)
-	l.Time = l.Time.UTC()
-	return w.write(l)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	var ok bool
+	if w.line, ok = appendFrameLine(w.line[:0], session, f); !ok {
+		l := FrameLine(session, f)
+		l.Time = l.Time.UTC()
+		return w.writeLocked(l)
+	}
+	_, err := w.bw.Write(w.line)
+	if cap(w.line) > maxKeptLine {
+		w.line = nil // one huge frame does not pin its buffer
+	}
+	if err != nil {
+		w.err = fmt.Errorf("write recording line: %w", err)
+		return w.err
+	}
+	return w.flushLocked()
 }
+
+// maxKeptLine is the largest line buffer a Writer keeps for the next frame.
+const maxKeptLine = 256 << 10
 
 // HTTP records one HTTP exchange of the protocol in session (see
 // KindHTTP). Unless told to keep secrets, both bodies are redacted as text
@@ -220,10 +242,20 @@ func (w *Writer) write(l Line) error {
 	if w.err != nil {
 		return w.err
 	}
+	return w.writeLocked(l)
+}
+
+// writeLocked is write with w.mu held and no error yet.
+func (w *Writer) writeLocked(l Line) error {
 	if err := w.enc.Encode(l); err != nil {
 		w.err = fmt.Errorf("write recording line: %w", err)
 		return w.err
 	}
+	return w.flushLocked()
+}
+
+// flushLocked flushes the line just written, unless Batch.
+func (w *Writer) flushLocked() error {
 	if w.batch {
 		return nil
 	}

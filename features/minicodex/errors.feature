@@ -347,7 +347,9 @@ Feature: MiniCodex error codes
     minicodex-v1.md §Error codes: STALE_RUN_ID; §Client → Server messages:
     Abort {run_id?}. Interpretation: an abort for a run that is not the
     active one is refused with STALE_RUN_ID, as the code's name says, and
-    the active run goes on to finish on its own.
+    the active run goes on to finish on its own. The run (/slow 30: 3 s of
+    chunks) is given 15 s to finish, so that a loaded machine's late timers
+    are not taken for a run that never ends.
 
     When the client sends:
       """
@@ -362,7 +364,7 @@ Feature: MiniCodex error codes
       """
       {"code": "STALE_RUN_ID", "req_id": "r-stale"}
       """
-    And the client receives "run_status" with:
+    And the client receives "run_status" within 15s with:
       """
       {"run_state": {"status": "finished"}}
       """

@@ -389,7 +389,7 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 	key := hostdKey(run, seq)
 	out, ordered := r.order(c, m, run, seq, key)
 
-	cmp := hostdCompared(m)
+	cmp := viewAt(m, "", -1, m.Doc, m.Type, hostdCompared)
 	orig, differs := r.log.compare(key, m, cmp)
 	if differs {
 		out = append(out, replayMismatch(hdReplayMismatch, m, orig, cmp, "", fmt.Sprintf("run %q seq %d", run, seq)))
@@ -451,10 +451,12 @@ func (r *hostd) order(c *hdConn, m *message, run string, seq int64, key hdKey) (
 // say who stamps it (a server may re-stamp on relay, a host on replay);
 // host_id and members the spec does not define are left out because a
 // server may add or drop them ("unknown fields must be ignored"). run_id
-// and seq are the key.
-func hostdCompared(m *message) map[string]any {
-	out := map[string]any{"type": m.Type}
-	data, present := m.Doc["data"]
+// and seq are the key. part is the event's document and typ its type (a
+// recipe: the log makes the view again from the payload for a diff).
+func hostdCompared(part any, typ string) any {
+	doc, _ := part.(map[string]any)
+	out := map[string]any{"type": typ}
+	data, present := doc["data"]
 	if !present {
 		return out
 	}
@@ -464,7 +466,7 @@ func hostdCompared(m *message) map[string]any {
 		return out
 	}
 	kept := map[string]any{}
-	for _, k := range hdEventData[m.Type] {
+	for _, k := range hdEventData[typ] {
 		if v, ok := obj[k]; ok {
 			kept[k] = v
 		}

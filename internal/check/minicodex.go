@@ -232,9 +232,10 @@ func (r *minicodex) server(c *mcConn, m *message) []Finding {
 	if !(c.resumed && e <= c.from) { // a re-sent old event is a replay-duplicate, reported once
 		out = r.order(c, m, e)
 	}
-	orig, differs := r.log.compare(e, m, m.Doc)
+	v := viewAt(m, "", -1, m.Doc, "", whole)
+	orig, differs := r.log.compare(e, m, v)
 	if differs {
-		out = append(out, replayMismatch(mcReplayMismatch, m, orig, m.Doc, "", fmt.Sprintf("event_id %d", e)))
+		out = append(out, replayMismatch(mcReplayMismatch, m, orig, v, "", fmt.Sprintf("event_id %d", e)))
 	}
 	if c.resumed {
 		c.replayed = true

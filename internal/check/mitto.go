@@ -366,18 +366,26 @@ func (r *mitto) liveOrder(c *mtConn, m *message, seq int64) []Finding {
 // different text under one seq, so only their type is compared.
 func (r *mitto) sameLive(m *message, data map[string]any, seq int64) ([]Finding, bool) {
 	key := seq
-	tv := map[string]any{"type": m.Type}
+	tv := typeView(m.Type)
 	if orig, differs := r.types.compare(key, m, tv); differs {
 		return []Finding{replayMismatch(mtReplayMismatch, m, orig, tv, "", fmt.Sprintf("seq %d", seq))}, true
 	}
 	if mtCoalesces(m.Type) {
 		return nil, false
 	}
-	view := map[string]any{"type": m.Type, "data": without(data, mtVolatile)}
+	view := viewAt(m, "/data", -1, data, m.Type, mtLiveView)
 	if orig, differs := r.live.compare(key, m, view); differs {
 		return []Finding{replayMismatch(mtReplayMismatch, m, orig, view, "", fmt.Sprintf("seq %d", seq))}, true
 	}
 	return nil, false
+}
+
+// mtLiveView is the compared view of a live event: its type and data
+// less mtVolatile. part is the message's data (its object, as liveEvent
+// reads it: nil when it is not one).
+func mtLiveView(part any, typ string) any {
+	data, _ := part.(map[string]any)
+	return map[string]any{"type": typ, "data": without(data, mtVolatile)}
 }
 
 // --- max_seq ---------------------------------------------------------------
@@ -671,13 +679,14 @@ func (r *mitto) sameStored(m *message, evs []mtEv) []Finding {
 			r.multi.put(key, true)
 		}
 		var fd *Finding
-		tv := map[string]any{"type": e.typ}
+		tv := typeView(e.typ)
 		if orig, differs := r.types.compare(key, m, tv); differs {
 			f := replayMismatch(mtReplayMismatch, m, orig, tv, fmt.Sprintf("/data/events/%d", e.idx), fmt.Sprintf("seq %d", e.seq))
 			fd = &f
 		} else if _, shared := r.multi.get(key); !shared {
-			if orig, differs := r.stored.compare(key, m, e.doc); differs {
-				f := replayMismatch(mtReplayMismatch, m, orig, e.doc, fmt.Sprintf("/data/events/%d", e.idx), fmt.Sprintf("seq %d", e.seq))
+			v := viewAt(m, "/data/events", e.idx, e.doc, "", whole)
+			if orig, differs := r.stored.compare(key, m, v); differs {
+				f := replayMismatch(mtReplayMismatch, m, orig, v, fmt.Sprintf("/data/events/%d", e.idx), fmt.Sprintf("seq %d", e.seq))
 				fd = &f
 			}
 		}

@@ -183,12 +183,11 @@ type myagent struct {
 	bySeq *recent[int64, maOrig]
 }
 
-// maOrig is an event as the session first delivered it.
+// maOrig is an event as the session first delivered it: its view less
+// maReplayIgnore, as the event log keeps one (a hash and a source).
 type maOrig struct {
-	seq   int64
-	frame int64
-	conn  string
-	doc   any // the event less maReplayIgnore
+	seq int64
+	logged
 }
 
 type maConn struct {
@@ -547,7 +546,7 @@ func (r *myagent) noticeList(c *maConn, m *message) []Finding {
 // (interpretation: the spec does not say seq counts per session).
 func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string, e int64, base string, top bool) (out []Finding, fresh, before bool) {
 	key := e
-	view := without(doc, maIgnore)
+	view := viewAt(m, base, -1, doc, "", maView)
 	if !c.resumed && !c.own && r.numbersOwn(m, key, view) {
 		c.own = true
 	}
@@ -557,7 +556,7 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 		fs, matched = r.replayed(c, m, doc, e, base)
 		out = append(out, fs...)
 	} else if !c.resumed && !strings.HasPrefix(typ, "system.") {
-		r.original(m, doc, e)
+		r.original(m, doc, e, base)
 	}
 	replay := c.resumed && !c.own
 	seen := replay && r.log.has(key)
@@ -618,11 +617,11 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 }
 
 // original remembers an event as the session first delivered it.
-func (r *myagent) original(m *message, doc map[string]any, e int64) {
-	v := without(doc, maReplayIgnore)
-	o := maOrig{seq: e, frame: m.Frame.Index, conn: m.Frame.Conn, doc: v}
+func (r *myagent) original(m *message, doc map[string]any, e int64, base string) {
+	v := viewAt(m, base, -1, doc, "", maReplayView)
+	o := maOrig{seq: e, logged: logged{hash: v.hash, src: v.src, frame: m.Frame.Index, conn: m.Frame.Conn}}
 	r.bySeq.put(e, o)
-	k := maContentKey(v)
+	k := v.hash
 	list, _ := r.origs.get(k)
 	// drop the originals the session forgot (bySeq evicted their seq, or
 	// holds another event under it): oldest first, so the list stays
@@ -642,12 +641,13 @@ func (r *myagent) remembers(o maOrig) bool {
 // candidates lists the originals with content v that the replay on c
 // may deliver now: still remembered, not yet replayed on c, and not before
 // the request's last_seq (a replay delivers what follows it; last_seq
-// itself is tolerated, as in deliver).
-func (r *myagent) candidates(c *maConn, v any) []maOrig {
-	list, _ := r.origs.get(maContentKey(v))
+// itself is tolerated, as in deliver). Content is told by jsonx.Hash, as
+// eventLog.compare tells it.
+func (r *myagent) candidates(c *maConn, v view) []maOrig {
+	list, _ := r.origs.get(v.hash)
 	var out []maOrig
 	for _, o := range list {
-		if jsonx.Equal(o.doc, v) && r.remembers(o) && !c.replayed[o.seq] && (!c.hasFrom || o.seq >= c.from) {
+		if o.hash == v.hash && r.remembers(o) && !c.replayed[o.seq] && (!c.hasFrom || o.seq >= c.from) {
 			out = append(out, o)
 		}
 	}
@@ -668,7 +668,7 @@ func (r *myagent) candidates(c *maConn, v any) []maOrig {
 // under the new numbers) do not judge numbers that are not the session's.
 // A match found by orig_seq alone is compared with its original.
 func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, base string) ([]Finding, bool) {
-	v := without(doc, maReplayIgnore)
+	v := viewAt(m, base, -1, doc, "", maReplayView)
 	n, named := jsonx.Int64(jsonx.FieldOr(doc["metadata"], "orig_seq"))
 	cands := r.candidates(c, v)
 	var o maOrig
@@ -702,9 +702,8 @@ func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, b
 		if o, ok = r.bySeq.get(n); !ok {
 			return nil, false
 		}
-		if !jsonx.Equal(o.doc, v) {
-			orig := &logged{doc: o.doc, frame: o.frame, conn: o.conn}
-			out = append(out, replayMismatch(maReplayMismatch, m, orig, v, base, fmt.Sprintf("seq %d (metadata.orig_seq)", n)))
+		if o.hash != v.hash {
+			out = append(out, replayMismatch(maReplayMismatch, m, &o.logged, v, base, fmt.Sprintf("seq %d (metadata.orig_seq)", n)))
 		}
 	}
 	if c.replayed != nil {
@@ -728,18 +727,18 @@ func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, b
 	return append(out, fd), true
 }
 
-// maContentKey keys an event by content: jsonx.Hash of it, which agrees
-// with comparing canonical forms without rendering one. Events under one
-// key are told apart with jsonx.Equal (candidates), so a collision of the
-// 64-bit hash costs a comparison, never a wrong match.
-func maContentKey(v any) uint64 { return jsonx.Hash(v) }
+// maView and maReplayView are the recipes of myagent's compared views: an
+// event less maIgnore (a retry, a replay's copy by seq) and less
+// maReplayIgnore (a replay recognised by content).
+func maView(part any, _ string) any       { return without(part, maIgnore) }
+func maReplayView(part any, _ string) any { return without(part, maReplayIgnore) }
 
 // numbersOwn reports whether an event delivered on a connection that has
 // asked for no replay shows that the connection numbers on its own: the
 // session delivered another event under the same seq on another connection.
-func (r *myagent) numbersOwn(m *message, key int64, view any) bool {
+func (r *myagent) numbersOwn(m *message, key int64, v view) bool {
 	o, ok := r.log.byKey.get(key)
-	return ok && o.conn != m.Frame.Conn && !jsonx.Equal(o.doc, view)
+	return ok && o.conn != m.Frame.Conn && o.hash != v.hash
 }
 
 // gap moves the replay cursor of a resumed connection to e and reports

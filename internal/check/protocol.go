@@ -62,6 +62,9 @@ type protocolSet struct {
 	// last is the newest ordering value per connection and scope.
 	last map[string]map[string]int64
 	log  *eventLog[string]
+	// view is the recipe of the compared view: the message less
+	// x-wsconform.replay.ignore.
+	view recipe
 	// pending holds the open requests of each connection by pair and id.
 	pending map[string]map[string]pendingReq
 }
@@ -75,6 +78,8 @@ func newProtocolSet(d *dialect.Dialect, opts Options) *protocolSet {
 	p := &protocolSet{d: d, order: ruleProtocolOrder, replay: ruleProtocolReplay,
 		last: map[string]map[string]int64{}, log: newEventLog[string](opts.ReplayWindow),
 		pending: map[string]map[string]pendingReq{}}
+	ignore := d.Replay.Ignore
+	p.view = func(part any, _ string) any { return without(part, ignore) }
 	p.order = withEvidence(p.order, d.Ordering.Evidence, d.Ordering.Quote, d.Ordering.Spec)
 	p.replay = withEvidence(p.replay, d.Ordering.Evidence, d.Ordering.Quote, d.Replay.Spec)
 	return p
@@ -128,7 +133,7 @@ func (p *protocolSet) ordering(m *message) []Finding {
 		}
 	}
 	key := scope + "\x00" + strconv.FormatInt(v, 10)
-	view := without(m.Doc, p.d.Replay.Ignore)
+	view := viewAt(m, "", -1, m.Doc, "", p.view)
 	orig, differs := p.log.compare(key, m, view)
 	if orig != nil {
 		if differs {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"maps"
 	"math"
 
@@ -11,18 +12,30 @@ import (
 // run_id+seq) so that a later delivery of the same id, a fan-out copy or a
 // replay, can be compared with the original. It keeps the newest window
 // events; memory is bounded by the window, not by the session's length.
+//
+// It keeps no decoded document: a window of 10,000 decoded events was most
+// of a relaying proxy's live heap (17 of 27 MB with minicodex), and the
+// collector marked every node of it on every cycle (issue 26). An entry
+// holds the frame's payload and where the compared part is in it; the
+// log's recipe makes the compared view again, from the payload decoded
+// anew, only when a later sighting's bytes differ.
 type eventLog[K comparable] struct {
 	byKey *recent[K, logged]
+	by    recipe
+	last  decoded
 }
 
-// logged is the first sighting of an id: the hash of its compared view,
-// how to make that view again, and where it was seen. It holds no decoded
-// document: a window of 10,000 decoded events was most of a relaying
-// proxy's live heap (17 of 27 MB with minicodex), and the collector marked
-// every node of it on every cycle (issue 26). The view is made again from
-// the frame's payload only when a finding shows a diff.
+// decoded is the document of the payload the log decoded last: the items
+// of one events_loaded or system.notice list share their payload, and are
+// compared one after another.
+type decoded struct {
+	payload []byte
+	doc     any
+}
+
+// logged is the first sighting of an id: how to make its compared view
+// again, and where it was seen.
 type logged struct {
-	hash  uint64
 	src   source
 	frame int64
 	conn  string
@@ -31,98 +44,150 @@ type logged struct {
 // recipe makes a compared view from part, the value at the view's place in
 // the frame's document (nil for a view made of typ alone), and typ, the
 // message's type. It must depend on its arguments alone: the log calls it
-// again, on the payload decoded anew, to show a diff.
+// again, on the payload decoded anew.
 type recipe func(part any, typ string) any
 
-// source is how a view was made: the recipe applied to the value at at
-// (then at item idx of that array when idx >= 0) in the document payload
-// holds. payload is the frame's own, not a copy: Session.Observe's callers
-// hand over frames they no longer change, and a payload has no pointers
-// for the collector to follow.
+// source is where a view's part is: at pointer at (then at item idx of
+// that array when idx >= 0) in the document payload holds, with typ the
+// message's type. payload is the frame's own, not a copy:
+// Session.Observe's callers hand over frames they no longer change (the
+// proxy's reader makes a new slice per message, recordings one per line),
+// and a byte slice is one object the collector does not scan.
 type source struct {
 	payload []byte
 	at      string
 	idx     int
 	typ     string
-	by      recipe
 }
 
-// view is what a rule compares of an event (the whole message, the message
-// less the members that legitimately change, a member of it), with its
-// jsonx.Hash and its source.
+// view is what a rule compares of an event: part, the value at src in
+// its frame, made into the view by the log's recipe when a comparison
+// needs it.
 type view struct {
-	doc  any
-	hash uint64
 	src  source
+	part any
 }
 
-// viewAt makes the view of part, found at pointer at (then item idx, when
-// idx >= 0) in m's document, with r.
-func viewAt(m *message, at string, idx int, part any, typ string, r recipe) view {
-	doc := r(part, typ)
-	v := view{doc: doc, hash: jsonx.Hash(doc), src: source{payload: m.Frame.Payload, at: at, idx: idx, typ: typ, by: r}}
-	if rebuildCheck != nil {
-		rebuildCheck(v)
-	}
-	return v
+// viewAt is the view of part, found at pointer at (then item idx, when
+// idx >= 0) in m's document; typ is what the recipe gets as the type.
+func viewAt(m *message, at string, idx int, part any, typ string) view {
+	return view{src: source{payload: m.Frame.Payload, at: at, idx: idx, typ: typ}, part: part}
 }
 
-// typeView is the view {type: typ}, made again from typ alone.
-func typeView(typ string) view {
-	doc := typeOnly(nil, typ)
-	return view{doc: doc, hash: jsonx.Hash(doc), src: source{idx: -1, typ: typ, by: typeOnly}}
-}
+// typeView is the view of a type alone (a log whose recipe is typeOnly).
+func typeView(typ string) view { return view{src: source{idx: -1, typ: typ}} }
 
 func typeOnly(_ any, typ string) any { return map[string]any{"type": typ} }
 
 // whole is the recipe of a view that is the part itself.
 func whole(part any, _ string) any { return part }
 
-// rebuildCheck, when set (by the package's tests), sees every view made,
-// to hold the source to making the same view again.
-var rebuildCheck func(view)
+// sighting is the original of a later sighting, as compare returns it:
+// where it was seen, and when the two differ, both views.
+type sighting struct {
+	frame    int64
+	conn     string
+	was, now any
+}
 
-// rebuild makes the view again. It returns nil if the payload no longer
-// decodes, which cannot happen to a payload that decoded once (the depth
-// limit is lifted: the session's own limit let it through).
-func (s source) rebuild() any {
-	var part any
-	if s.payload != nil {
-		doc, _, err := jsonx.Decode(s.payload, math.MaxInt32)
+// rebuildCheck, when set (by the package's tests), sees every view a log
+// records with its recipe, to hold the source to making it again.
+var rebuildCheck func(src source, part any, by recipe, again func(source) any)
+
+func newEventLog[K comparable](window int, by recipe) *eventLog[K] {
+	return &eventLog[K]{byKey: newRecent[K, logged](window), by: by}
+}
+
+// compare records v under key on first sight and returns (nil, false). On
+// a later sight it returns the original and whether v differs from it.
+func (l *eventLog[K]) compare(key K, m *message, v view) (orig *sighting, differs bool) {
+	o, ok := l.byKey.get(key)
+	if !ok {
+		if rebuildCheck != nil {
+			rebuildCheck(v.src, v.part, l.by, l.again)
+		}
+		l.byKey.put(key, logged{src: v.src, frame: m.Frame.Index, conn: m.Frame.Conn})
+		return nil, false
+	}
+	s := &sighting{frame: o.frame, conn: o.conn}
+	if same(o.src, v.src) {
+		return s, false
+	}
+	s.was, s.now = l.again(o.src), l.by(v.part, v.src.typ)
+	if jsonx.Equal(s.was, s.now) {
+		s.was, s.now = nil, nil
+		return s, false
+	}
+	return s, true
+}
+
+// same reports whether two sources hold the same part of the same bytes
+// (or no bytes and one type): the same view whatever the recipe, without
+// decoding either. Re-deliveries that change nothing compare so.
+func same(a, b source) bool {
+	return a.at == b.at && a.idx == b.idx && a.typ == b.typ && bytes.Equal(a.payload, b.payload)
+}
+
+// differs reports whether v differs from the original o (numbersOwn).
+func (l *eventLog[K]) differs(o logged, v view) bool {
+	return !same(o.src, v.src) && !jsonx.Equal(l.again(o.src), l.by(v.part, v.src.typ))
+}
+
+// again makes the view of src again. A payload that decoded once decodes
+// again (the depth limit is lifted: the session's own let it through); if
+// it did not, the view is nil.
+func (l *eventLog[K]) again(src source) any {
+	return l.by(l.part(src), src.typ)
+}
+
+// remake is again for a view outside a log: the payload decoded anew.
+func remake(by recipe) func(source) any {
+	return func(src source) any { return by(partOf(src), src.typ) }
+}
+
+// partOf finds src's part in its payload decoded anew.
+func partOf(src source) any {
+	if src.payload == nil {
+		return nil
+	}
+	doc, _, err := jsonx.Decode(src.payload, math.MaxInt32)
+	if err != nil {
+		return nil
+	}
+	return partAt(doc, src)
+}
+
+func (l *eventLog[K]) part(src source) any {
+	if src.payload == nil {
+		return nil
+	}
+	if !l.last.is(src.payload) {
+		doc, _, err := jsonx.Decode(src.payload, math.MaxInt32)
 		if err != nil {
+			doc = nil
+		}
+		l.last = decoded{payload: src.payload, doc: doc}
+	}
+	return partAt(l.last.doc, src)
+}
+
+// is reports whether p is the very slice d decoded (not equal bytes: the
+// same array and length).
+func (d decoded) is(p []byte) bool {
+	return len(p) > 0 && len(d.payload) == len(p) && &d.payload[0] == &p[0]
+}
+
+// partAt finds src's part in doc, its payload's document.
+func partAt(doc any, src source) any {
+	part, _ := jsonx.Get(doc, src.at)
+	if src.idx >= 0 {
+		list, _ := part.([]any)
+		if src.idx >= len(list) {
 			return nil
 		}
-		part, _ = jsonx.Get(doc, s.at)
-		if s.idx >= 0 {
-			list, _ := part.([]any)
-			if s.idx >= len(list) {
-				return nil
-			}
-			part = list[s.idx]
-		}
+		part = list[src.idx]
 	}
-	return s.by(part, s.typ)
-}
-
-// view is the original's compared view, made again.
-func (o *logged) view() any { return o.src.rebuild() }
-
-func newEventLog[K comparable](window int) *eventLog[K] {
-	return &eventLog[K]{byKey: newRecent[K, logged](window)}
-}
-
-// compare records v (what a dialect compares of the event) under key on
-// first sight and returns (nil, false). On a later sight it returns the
-// original and whether v differs from it. Views are told apart by their
-// 64-bit jsonx.Hash, which Equal views share: equal hashes are taken for
-// equal views, so a collision (about 2^-64 per comparison) would hide a
-// mismatch, never invent one.
-func (l *eventLog[K]) compare(key K, m *message, v view) (orig *logged, differs bool) {
-	if o, ok := l.byKey.get(key); ok {
-		return &o, o.hash != v.hash
-	}
-	l.byKey.put(key, logged{hash: v.hash, src: v.src, frame: m.Frame.Index, conn: m.Frame.Conn})
-	return nil, false
+	return part
 }
 
 // has reports whether an id is remembered.

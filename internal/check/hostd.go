@@ -196,7 +196,7 @@ type hdConn struct {
 func newHostd(opts Options) *hostd {
 	return &hostd{
 		window: opts.ReplayWindow,
-		log:    newEventLog[hdKey](opts.ReplayWindow),
+		log:    newEventLog[hdKey](opts.ReplayWindow, hostdCompared),
 		conns:  map[string]*hdConn{},
 		runs:   map[string]*hdRun{},
 		inputs: map[string]hdRecorded{},
@@ -389,10 +389,10 @@ func (r *hostd) event(c *hdConn, m *message) []Finding {
 	key := hostdKey(run, seq)
 	out, ordered := r.order(c, m, run, seq, key)
 
-	cmp := viewAt(m, "", -1, m.Doc, m.Type, hostdCompared)
+	cmp := viewAt(m, "", -1, m.Doc, m.Type)
 	orig, differs := r.log.compare(key, m, cmp)
 	if differs {
-		out = append(out, replayMismatch(hdReplayMismatch, m, orig, cmp, "", fmt.Sprintf("run %q seq %d", run, seq)))
+		out = append(out, replayMismatch(hdReplayMismatch, m, orig, "", fmt.Sprintf("run %q seq %d", run, seq)))
 	}
 	if c.role == hdHost && ordered {
 		out = append(out, r.spool(c, m, st, run, seq)...)

@@ -113,7 +113,7 @@ type mcConn struct {
 func newMinicodex(opts Options) *minicodex {
 	return &minicodex{
 		known:     newSeqWindow(opts.ReplayWindow),
-		log:       newEventLog[int64](opts.ReplayWindow),
+		log:       newEventLog[int64](opts.ReplayWindow, whole),
 		conns:     map[string]*mcConn{},
 		pending:   map[string]bool{},
 		announced: newRecent[string, bool](opts.ReplayWindow),
@@ -232,10 +232,10 @@ func (r *minicodex) server(c *mcConn, m *message) []Finding {
 	if !(c.resumed && e <= c.from) { // a re-sent old event is a replay-duplicate, reported once
 		out = r.order(c, m, e)
 	}
-	v := viewAt(m, "", -1, m.Doc, "", whole)
+	v := viewAt(m, "", -1, m.Doc, "")
 	orig, differs := r.log.compare(e, m, v)
 	if differs {
-		out = append(out, replayMismatch(mcReplayMismatch, m, orig, v, "", fmt.Sprintf("event_id %d", e)))
+		out = append(out, replayMismatch(mcReplayMismatch, m, orig, "", fmt.Sprintf("event_id %d", e)))
 	}
 	if c.resumed {
 		c.replayed = true

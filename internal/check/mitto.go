@@ -216,9 +216,9 @@ func newMitto(opts Options) *mitto {
 	w := opts.ReplayWindow
 	return &mitto{
 		window: w,
-		types:  newEventLog[int64](w),
-		live:   newEventLog[int64](w),
-		stored: newEventLog[int64](w),
+		types:  newEventLog[int64](w, typeOnly),
+		live:   newEventLog[int64](w, mtLiveView),
+		stored: newEventLog[int64](w, whole),
 		multi:  newRecent[int64, bool](w),
 		asks:   newRecent[string, *mtAsk](w),
 		sent:   newRecent[string, bool](w),
@@ -368,14 +368,14 @@ func (r *mitto) sameLive(m *message, data map[string]any, seq int64) ([]Finding,
 	key := seq
 	tv := typeView(m.Type)
 	if orig, differs := r.types.compare(key, m, tv); differs {
-		return []Finding{replayMismatch(mtReplayMismatch, m, orig, tv, "", fmt.Sprintf("seq %d", seq))}, true
+		return []Finding{replayMismatch(mtReplayMismatch, m, orig, "", fmt.Sprintf("seq %d", seq))}, true
 	}
 	if mtCoalesces(m.Type) {
 		return nil, false
 	}
-	view := viewAt(m, "/data", -1, data, m.Type, mtLiveView)
+	view := viewAt(m, "/data", -1, data, m.Type)
 	if orig, differs := r.live.compare(key, m, view); differs {
-		return []Finding{replayMismatch(mtReplayMismatch, m, orig, view, "", fmt.Sprintf("seq %d", seq))}, true
+		return []Finding{replayMismatch(mtReplayMismatch, m, orig, "", fmt.Sprintf("seq %d", seq))}, true
 	}
 	return nil, false
 }
@@ -681,12 +681,12 @@ func (r *mitto) sameStored(m *message, evs []mtEv) []Finding {
 		var fd *Finding
 		tv := typeView(e.typ)
 		if orig, differs := r.types.compare(key, m, tv); differs {
-			f := replayMismatch(mtReplayMismatch, m, orig, tv, fmt.Sprintf("/data/events/%d", e.idx), fmt.Sprintf("seq %d", e.seq))
+			f := replayMismatch(mtReplayMismatch, m, orig, fmt.Sprintf("/data/events/%d", e.idx), fmt.Sprintf("seq %d", e.seq))
 			fd = &f
 		} else if _, shared := r.multi.get(key); !shared {
-			v := viewAt(m, "/data/events", e.idx, e.doc, "", whole)
+			v := viewAt(m, "/data/events", e.idx, e.doc, "")
 			if orig, differs := r.stored.compare(key, m, v); differs {
-				f := replayMismatch(mtReplayMismatch, m, orig, v, fmt.Sprintf("/data/events/%d", e.idx), fmt.Sprintf("seq %d", e.seq))
+				f := replayMismatch(mtReplayMismatch, m, orig, fmt.Sprintf("/data/events/%d", e.idx), fmt.Sprintf("seq %d", e.seq))
 				fd = &f
 			}
 		}

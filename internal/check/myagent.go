@@ -183,10 +183,14 @@ type myagent struct {
 	bySeq *recent[int64, maOrig]
 }
 
-// maOrig is an event as the session first delivered it: its view less
-// maReplayIgnore, as the event log keeps one (a hash and a source).
+// maOrig is an event as the session first delivered it: where its view
+// less maReplayIgnore is (as an event log keeps one), and that view's
+// jsonx.Hash, which finds it by content. Equal hashes are taken for equal
+// content (64 bits: a collision, about 2^-64 a pair, would match a replay
+// with the wrong original).
 type maOrig struct {
-	seq int64
+	seq  int64
+	hash uint64
 	logged
 }
 
@@ -247,7 +251,7 @@ type maRun struct {
 func newMyagent(opts Options) *myagent {
 	return &myagent{
 		window: opts.ReplayWindow,
-		log:    newEventLog[int64](opts.ReplayWindow),
+		log:    newEventLog[int64](opts.ReplayWindow, maView),
 		known:  newSeqWindow(opts.ReplayWindow),
 		conns:  map[string]*maConn{},
 		steps:  newRecent[string, bool](opts.ReplayWindow),
@@ -261,7 +265,7 @@ func (r *myagent) opened(conn, _ string) { r.conns[conn] = r.newConn() }
 func (r *myagent) closed(conn string)    { delete(r.conns, conn) }
 
 func (r *myagent) newConn() *maConn {
-	return &maConn{delivered: newSeqWindow(r.window), log: newEventLog[int64](r.window)}
+	return &maConn{delivered: newSeqWindow(r.window), log: newEventLog[int64](r.window, maView)}
 }
 
 func (r *myagent) conn(id string) *maConn {
@@ -546,7 +550,7 @@ func (r *myagent) noticeList(c *maConn, m *message) []Finding {
 // (interpretation: the spec does not say seq counts per session).
 func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string, e int64, base string, top bool) (out []Finding, fresh, before bool) {
 	key := e
-	view := viewAt(m, base, -1, doc, "", maView)
+	view := viewAt(m, base, -1, doc, "")
 	if !c.resumed && !c.own && r.numbersOwn(m, key, view) {
 		c.own = true
 	}
@@ -593,12 +597,12 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 	switch {
 	case orig != nil: // a retry on this connection
 		if differs {
-			out = append(out, replayMismatch(maRetryMismatch, m, orig, view, base, "seq "+se()+" on the same connection"))
+			out = append(out, replayMismatch(maRetryMismatch, m, orig, base, "seq "+se()+" on the same connection"))
 		}
 	case replay:
 		orig, differs = r.log.compare(key, m, view)
 		if differs {
-			out = append(out, replayMismatch(maReplayMismatch, m, orig, view, base, "seq "+se()))
+			out = append(out, replayMismatch(maReplayMismatch, m, orig, base, "seq "+se()))
 		}
 	case !c.own:
 		orig, _ = r.log.compare(key, m, view) // recorded for later replays, never judged
@@ -618,10 +622,13 @@ func (r *myagent) deliver(c *maConn, m *message, doc map[string]any, typ string,
 
 // original remembers an event as the session first delivered it.
 func (r *myagent) original(m *message, doc map[string]any, e int64, base string) {
-	v := viewAt(m, base, -1, doc, "", maReplayView)
-	o := maOrig{seq: e, logged: logged{hash: v.hash, src: v.src, frame: m.Frame.Index, conn: m.Frame.Conn}}
+	v := viewAt(m, base, -1, doc, "")
+	k := jsonx.Hash(maReplayView(doc, ""))
+	if rebuildCheck != nil {
+		rebuildCheck(v.src, v.part, maReplayView, remake(maReplayView))
+	}
+	o := maOrig{seq: e, hash: k, logged: logged{src: v.src, frame: m.Frame.Index, conn: m.Frame.Conn}}
 	r.bySeq.put(e, o)
-	k := v.hash
 	list, _ := r.origs.get(k)
 	// drop the originals the session forgot (bySeq evicted their seq, or
 	// holds another event under it): oldest first, so the list stays
@@ -638,16 +645,15 @@ func (r *myagent) remembers(o maOrig) bool {
 	return ok && b.frame == o.frame && b.conn == o.conn
 }
 
-// candidates lists the originals with content v that the replay on c
+// candidates lists the originals with content hash h that the replay on c
 // may deliver now: still remembered, not yet replayed on c, and not before
 // the request's last_seq (a replay delivers what follows it; last_seq
-// itself is tolerated, as in deliver). Content is told by jsonx.Hash, as
-// eventLog.compare tells it.
-func (r *myagent) candidates(c *maConn, v view) []maOrig {
-	list, _ := r.origs.get(v.hash)
+// itself is tolerated, as in deliver).
+func (r *myagent) candidates(c *maConn, h uint64) []maOrig {
+	list, _ := r.origs.get(h)
 	var out []maOrig
 	for _, o := range list {
-		if o.hash == v.hash && r.remembers(o) && !c.replayed[o.seq] && (!c.hasFrom || o.seq >= c.from) {
+		if o.hash == h && r.remembers(o) && !c.replayed[o.seq] && (!c.hasFrom || o.seq >= c.from) {
 			out = append(out, o)
 		}
 	}
@@ -668,9 +674,10 @@ func (r *myagent) candidates(c *maConn, v view) []maOrig {
 // under the new numbers) do not judge numbers that are not the session's.
 // A match found by orig_seq alone is compared with its original.
 func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, base string) ([]Finding, bool) {
-	v := viewAt(m, base, -1, doc, "", maReplayView)
+	v := maReplayView(doc, "")
+	h := jsonx.Hash(v)
 	n, named := jsonx.Int64(jsonx.FieldOr(doc["metadata"], "orig_seq"))
-	cands := r.candidates(c, v)
+	cands := r.candidates(c, h)
 	var o maOrig
 	var out []Finding
 	found := false
@@ -702,8 +709,9 @@ func (r *myagent) replayed(c *maConn, m *message, doc map[string]any, e int64, b
 		if o, ok = r.bySeq.get(n); !ok {
 			return nil, false
 		}
-		if o.hash != v.hash {
-			out = append(out, replayMismatch(maReplayMismatch, m, &o.logged, v, base, fmt.Sprintf("seq %d (metadata.orig_seq)", n)))
+		if o.hash != h {
+			orig := &sighting{frame: o.frame, conn: o.conn, was: remake(maReplayView)(o.src), now: v}
+			out = append(out, replayMismatch(maReplayMismatch, m, orig, base, fmt.Sprintf("seq %d (metadata.orig_seq)", n)))
 		}
 	}
 	if c.replayed != nil {
@@ -738,7 +746,7 @@ func maReplayView(part any, _ string) any { return without(part, maReplayIgnore)
 // session delivered another event under the same seq on another connection.
 func (r *myagent) numbersOwn(m *message, key int64, v view) bool {
 	o, ok := r.log.byKey.get(key)
-	return ok && o.conn != m.Frame.Conn && o.hash != v.hash
+	return ok && o.conn != m.Frame.Conn && r.log.differs(o, v)
 }
 
 // gap moves the replay cursor of a resumed connection to e and reports

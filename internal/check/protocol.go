@@ -62,9 +62,6 @@ type protocolSet struct {
 	// last is the newest ordering value per connection and scope.
 	last map[string]map[string]int64
 	log  *eventLog[string]
-	// view is the recipe of the compared view: the message less
-	// x-wsconform.replay.ignore.
-	view recipe
 	// pending holds the open requests of each connection by pair and id.
 	pending map[string]map[string]pendingReq
 }
@@ -75,11 +72,12 @@ type pendingReq struct {
 }
 
 func newProtocolSet(d *dialect.Dialect, opts Options) *protocolSet {
-	p := &protocolSet{d: d, order: ruleProtocolOrder, replay: ruleProtocolReplay,
-		last: map[string]map[string]int64{}, log: newEventLog[string](opts.ReplayWindow),
-		pending: map[string]map[string]pendingReq{}}
 	ignore := d.Replay.Ignore
-	p.view = func(part any, _ string) any { return without(part, ignore) }
+	// the compared view: the message less x-wsconform.replay.ignore
+	view := func(part any, _ string) any { return without(part, ignore) }
+	p := &protocolSet{d: d, order: ruleProtocolOrder, replay: ruleProtocolReplay,
+		last: map[string]map[string]int64{}, log: newEventLog[string](opts.ReplayWindow, view),
+		pending: map[string]map[string]pendingReq{}}
 	p.order = withEvidence(p.order, d.Ordering.Evidence, d.Ordering.Quote, d.Ordering.Spec)
 	p.replay = withEvidence(p.replay, d.Ordering.Evidence, d.Ordering.Quote, d.Replay.Spec)
 	return p
@@ -133,11 +131,11 @@ func (p *protocolSet) ordering(m *message) []Finding {
 		}
 	}
 	key := scope + "\x00" + strconv.FormatInt(v, 10)
-	view := viewAt(m, "", -1, m.Doc, "", p.view)
+	view := viewAt(m, "", -1, m.Doc, "")
 	orig, differs := p.log.compare(key, m, view)
 	if orig != nil {
 		if differs {
-			return []Finding{replayMismatch(p.replay, m, orig, view, "", fmt.Sprintf("%s %d", o.Pointer, v))}
+			return []Finding{replayMismatch(p.replay, m, orig, "", fmt.Sprintf("%s %d", o.Pointer, v))}
 		}
 		return nil // a faithful re-delivery (a replay)
 	}

@@ -10,13 +10,13 @@ import (
 // Helpers shared by the dialect rule files.
 
 // replayMismatch reports an event delivered again with different content.
-// v is what was compared (as eventLog.compare got it), located at base
-// in the message: the diff is between the two views (the original's made
-// again from its payload), so members a dialect ignores never show in it,
-// and the pointer locates the first difference in the message.
-func replayMismatch(rule Rule, m *message, orig *logged, v view, base, what string) Finding {
+// orig holds the two views compared (as eventLog.compare made them), the
+// new one located at base in the message: the diff is between the two
+// views, so members a dialect ignores never show in it, and the pointer
+// locates the first difference in the message.
+func replayMismatch(rule Rule, m *message, orig *sighting, base, what string) Finding {
 	fd := rule.fire(m, "%s delivered again with different content (first seen as frame %d on %s)", what, orig.frame, orig.conn)
-	fd.Diff = jsonDiff(orig.view(), v.doc)
+	fd.Diff = jsonDiff(orig.was, orig.now)
 	ptr, was, now := firstDifference(fd.Diff)
 	if ptr == "/" {
 		ptr = ""

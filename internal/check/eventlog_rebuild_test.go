@@ -8,6 +8,7 @@ import (
 	"github.com/wsconform/wsconform/internal/check/checkstream"
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/jsonx"
+	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/schemas"
 )
 
@@ -121,4 +122,63 @@ func TestHashAgreesWithEqualOnExamples(t *testing.T) {
 		byHash[h], byCanon[c] = c, h
 	}
 	t.Logf("%d values, %d distinct", len(vals), len(byCanon))
+}
+
+// TestCompareByBytesThenByView: a sighting with the original's bytes is
+// the same view without decoding; one whose bytes differ is compared as
+// views (member order and spacing do not count, content does), and a
+// difference comes with both views for the diff.
+func TestCompareByBytesThenByView(t *testing.T) {
+	t.Parallel()
+	orig := `{"type":"x","a":1,"b":[1,2]}`
+	for _, tc := range []struct {
+		name, again string
+		differs     bool
+		was, now    string
+	}{
+		{"same bytes", orig, false, "", ""},
+		{"members reordered, spaced", `{ "b": [1, 2], "a": 1.0, "type": "x" }`, false, "", ""},
+		{"a member changed", `{"type":"x","a":2,"b":[1,2]}`, true, orig, `{"type":"x","a":2,"b":[1,2]}`},
+		{"a member dropped by the recipe changed", `{"type":"x","a":1,"b":[1,2],"conn":"z"}`, false, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			l := newEventLog[int](4, func(part any, _ string) any { return without(part, []string{"/conn"}) })
+			msg := func(p string, i int64) (*message, view) {
+				v, _, err := jsonx.Decode([]byte(p), 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := &message{Frame: wire.Frame{Conn: "c", Index: i, Payload: []byte(p)}, Doc: v.(map[string]any)}
+				return m, viewAt(m, "", -1, m.Doc, "x")
+			}
+			m1, v1 := msg(orig, 1)
+			if o, _ := l.compare(7, m1, v1); o != nil {
+				t.Fatal("first sighting has an original")
+			}
+			m2, v2 := msg(tc.again, 2)
+			o, differs := l.compare(7, m2, v2)
+			if o == nil || o.frame != 1 || differs != tc.differs {
+				t.Fatalf("compare = %+v, %v; want frame 1, differs %v", o, differs, tc.differs)
+			}
+			if !differs {
+				return
+			}
+			if got := string(jsonx.Canonical(o.was)); got != string(jsonx.Canonical(mustDecode(t, tc.was))) {
+				t.Errorf("was %s, want %s", got, tc.was)
+			}
+			if got := string(jsonx.Canonical(o.now)); got != string(jsonx.Canonical(mustDecode(t, tc.now))) {
+				t.Errorf("now %s, want %s", got, tc.now)
+			}
+		})
+	}
+}
+
+func mustDecode(t *testing.T, s string) any {
+	t.Helper()
+	v, _, err := jsonx.Decode([]byte(s), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

@@ -77,7 +77,9 @@ func NewSession(d *dialect.Dialect, opts Options) *Session {
 func (s *Session) Dialect() *dialect.Dialect { return s.d }
 
 // Observe judges one frame in the context of every frame before it and
-// returns the findings it makes, in the order the rules fired.
+// returns the findings it makes, in the order the rules fired. The session
+// keeps f.Payload, not a copy, for as long as its replay window remembers
+// the frame's events: the caller must not change it afterwards.
 func (s *Session) Observe(f wire.Frame) []Finding {
 	return s.observe(f, nil)
 }

@@ -49,6 +49,8 @@ func Memory(ctx context.Context, cfg Config) ([]Figure, error) {
 		Unit: "MB", Goal: "< 50 MB"}
 	steady := Figure{Name: fmt.Sprintf("RSS growth relaying %d frames with recording on (end − after %d frames)", frames, warm),
 		Unit: "MB", Goal: "< 50 MB"}
+	// A peak taken while frames went unchecked would flatter the proxy.
+	gaps := Figure{Name: fmt.Sprintf("frames of the %d not validated (proxy.validation-gap)", frames), Unit: "frames", Goal: "0"}
 	open := Figure{Name: fmt.Sprintf("RSS growth with %d connections open (− before the first)", conns), Unit: "MB"}
 	perConn := Figure{Name: fmt.Sprintf("RSS per open connection (%d open)", conns), Unit: "KB"}
 	closed := Figure{Name: fmt.Sprintf("RSS growth once the %d connections closed", conns), Unit: "MB",
@@ -58,12 +60,13 @@ func Memory(ctx context.Context, cfg Config) ([]Figure, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		g, s, err := memoryRelay(ctx, cfg, up, r, frames, warm)
+		g, s, gap, err := memoryRelay(ctx, cfg, up, r, frames, warm)
 		if err != nil {
 			return nil, fmt.Errorf("memory, long relay, round %d: %w", r+1, err)
 		}
 		peak.Add(Wsproxy, g)
 		steady.Add(Wsproxy, s)
+		gaps.Add(Wsproxy, float64(gap))
 		o, c, err := memoryConnsRound(ctx, cfg, up, r, conns)
 		if err != nil {
 			return nil, fmt.Errorf("memory, %d connections, round %d: %w", conns, r+1, err)
@@ -78,19 +81,19 @@ func Memory(ctx context.Context, cfg Config) ([]Figure, error) {
 		kept.Add(Wsproxy, k)
 	}
 	if cfg.Wsproxy == "" {
-		for _, f := range []*Figure{&peak, &steady, &open, &perConn, &closed} {
+		for _, f := range []*Figure{&peak, &steady, &gaps, &open, &perConn, &closed} {
 			f.Note = "wsproxy in this process (no binary given): RSS includes the client and the upstream"
 		}
 	}
-	return []Figure{peak, steady, open, perConn, closed, kept}, nil
+	return []Figure{peak, steady, gaps, open, perConn, closed, kept}, nil
 }
 
 // memoryRelay relays frames frames through a fresh wsproxy and returns
 // its RSS growth: peak over the start, end over after the warm-up (MB).
-func memoryRelay(ctx context.Context, cfg Config, up *upstream, round, frames, warm int) (float64, float64, error) {
+func memoryRelay(ctx context.Context, cfg Config, up *upstream, round, frames, warm int) (float64, float64, int64, error) {
 	s, err := startSubject(ctx, cfg, Wsproxy, up, 1000+round, wsproxyOptions{})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	stopped := false
 	defer func() {
@@ -100,43 +103,43 @@ func memoryRelay(ctx context.Context, cfg Config, up *upstream, round, frames, w
 	}()
 	c, err := dialClient(ctx, s.url)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	defer c.close()
 	start, err := readRSS(s.pid)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if err := c.pipelined(warm / 2); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	warmed, err := readRSS(s.pid)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	const step = 50_000 // round trips per pipelined series
 	for done := 0; done < frames/2; done += step {
 		if err := ctx.Err(); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		if err := c.pipelined(min(step, frames/2-done)); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 	}
 	end, err := readRSS(s.pid)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	c.close()
 	stopped = true
 	res, err := s.stop()
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if res.findings > 0 {
-		return 0, 0, fmt.Errorf("wsproxy found %d problems in clean traffic (%v)", res.findings, res.rules)
+		return 0, 0, 0, fmt.Errorf("wsproxy found %d problems in clean traffic (%v)", res.findings, res.rules)
 	}
-	return mb(end.hwm - start.rss), mb(end.rss - warmed.rss), nil
+	return mb(end.hwm - start.rss), mb(end.rss - warmed.rss), res.gaps, nil
 }
 
 // memoryConnsRound opens n connections through a fresh wsproxy and

@@ -52,8 +52,8 @@ func TestMemoryQuick(t *testing.T) {
 	for _, f := range figs {
 		want[f.Name] = []string{Wsproxy}
 	}
-	if len(want) != 6 {
-		t.Errorf("%d figures, want 6", len(want))
+	if len(want) != 7 {
+		t.Errorf("%d figures, want 7", len(want))
 	}
 	checkFigures(t, figs, want, cfg.Rounds)
 }

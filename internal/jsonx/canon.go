@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Canonical renders a decoded value with sorted object keys and normalised
@@ -132,52 +133,16 @@ var htmlSafe = func() (t [utf8.RuneSelf]bool) {
 // appendString appends s quoted byte for byte as json.Marshal quotes it
 // (TestAppendStringMatchesMarshal holds the two together).
 func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if htmlSafe[c] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
+	return appendQuoted(dst, unsafe.Slice(unsafe.StringData(s), len(s)), htmlRun)
+}
+
+// htmlRun is plainRun that also stops at '<', '>' and '&', which
+// json.Marshal escapes.
+func htmlRun(b []byte) int {
+	for n, c := range b {
+		if !htmlSafe[c&0x7f] || c >= utf8.RuneSelf {
+			return n
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return len(b)
 }

@@ -12,7 +12,7 @@ import (
 // writes every frame's text with it: encoding/json's byte loop and its
 // reflection were a quarter of wsproxy's CPU in a burst, and plainRun
 // skips the plain bytes eight at a time.
-func AppendQuoted(dst, src []byte) []byte { return appendQuoted(dst, src) }
+func AppendQuoted(dst, src []byte) []byte { return appendQuoted(dst, src, plainRun) }
 
 // AppendQuotedString is AppendQuoted for a string (read in place, never
 // written).
@@ -20,11 +20,14 @@ func AppendQuotedString(dst []byte, src string) []byte {
 	return AppendQuoted(dst, unsafe.Slice(unsafe.StringData(src), len(src)))
 }
 
-func appendQuoted(dst, src []byte) []byte {
+// appendQuoted quotes src, copying the runs of bytes that run says need
+// no escape as they are (plainRun, or htmlRun for json.Marshal's HTML
+// escaping) and escaping the rest as encoding/json does.
+func appendQuoted(dst, src []byte, run func([]byte) int) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(src); {
-		i += plainRun(src[i:])
+		i += run(src[i:])
 		if i >= len(src) {
 			break
 		}

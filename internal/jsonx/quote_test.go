@@ -27,6 +27,10 @@ func checkQuoted(t testing.TB, s string) {
 	if got := AppendQuotedString([]byte("x"), s); !bytes.Equal(got[1:], want) || got[0] != 'x' {
 		t.Errorf("AppendQuotedString(%q) = %s, want x%s", s, got, want)
 	}
+	// The same code with json.Marshal's HTML escaping (Canonical's strings).
+	if marshalled, _ := json.Marshal(s); !bytes.Equal(appendString(nil, s), marshalled) {
+		t.Errorf("appendString(%q) = %s, want %s", s, appendString(nil, s), marshalled)
+	}
 }
 
 func TestAppendQuotedIsEncoder(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/wsconform/wsconform/internal/check/checkstream"
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/perf/cputime"
 )
 
 // TestStreamFramesAreClean keeps the benchmark honest: it measures the
@@ -39,7 +40,7 @@ func BenchmarkObserve(b *testing.B) {
 			b.ReportAllocs()
 			s := NewSession(d, Options{})
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				if i%len(frames) == 0 && i > 0 {
 					b.StopTimer()
@@ -49,7 +50,7 @@ func BenchmarkObserve(b *testing.B) {
 				s.Observe(frames[i%len(frames)])
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
-			if used := processCPU() - cpu; used > 0 {
+			if used := cputime.Process() - cpu; used > 0 {
 				b.ReportMetric(float64(b.N)/used.Seconds(), "frames/cpu-s")
 			}
 		})

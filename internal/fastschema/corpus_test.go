@@ -15,6 +15,7 @@ import (
 
 	"github.com/wsconform/wsconform/internal/dialect"
 	"github.com/wsconform/wsconform/internal/fastschema"
+	"github.com/wsconform/wsconform/internal/fuzzcorpus"
 	"github.com/wsconform/wsconform/internal/jsonx"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/wire"
@@ -325,45 +326,22 @@ func TestRecordingsAgree(t *testing.T) {
 			}
 		}
 	}
-	var corpus []string
-	for _, glob := range []string{"../jsonx/testdata/fuzz/*/*", "../proxy/testdata/fuzz/*/*", "../replay/testdata/fuzz/*/*", "../check/testdata/fuzz/*/*", "testdata/fuzz/*/*"} {
-		m, _ := filepath.Glob(glob)
-		corpus = append(corpus, m...)
+	corpus, err := fuzzcorpus.Read("../jsonx/testdata/fuzz/*/*", "../proxy/testdata/fuzz/*/*", "../replay/testdata/fuzz/*/*", "../check/testdata/fuzz/*/*", "testdata/fuzz/*/*")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, p := range corpus {
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+	for _, e := range corpus {
+		doc, ok := decodeObject(e.Data)
+		if !ok {
+			continue
 		}
-		for _, payload := range corpusBytes(string(raw)) {
-			doc, ok := decodeObject(payload)
-			if !ok {
-				continue
-			}
-			frames++
-			for _, name := range dialect.Names() {
-				for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
-					c.judge(t, dialect.MustGet(name), dir, doc, filepath.Base(p))
-				}
+		frames++
+		for _, name := range dialect.Names() {
+			for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
+				c.judge(t, dialect.MustGet(name), dir, doc, filepath.Base(e.File))
 			}
 		}
 	}
 	t.Logf("%d frames", frames)
 	c.report(t, 5000)
-}
-
-// corpusBytes reads the []byte and string values of a "go test fuzz v1"
-// file.
-func corpusBytes(file string) [][]byte {
-	var out [][]byte
-	for _, line := range strings.Split(file, "\n") {
-		for _, prefix := range []string{"[]byte(", "string("} {
-			if strings.HasPrefix(line, prefix) && strings.HasSuffix(line, ")") {
-				if s, err := strconv.Unquote(line[len(prefix) : len(line)-1]); err == nil {
-					out = append(out, []byte(s))
-				}
-			}
-		}
-	}
-	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/check/checkstream"
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/perf/cputime"
 	"github.com/wsconform/wsconform/internal/wire"
 )
 
@@ -83,12 +84,12 @@ func observeRun(d *dialect.Dialect, frames []wire.Frame, n int) observeStats {
 	for done := 0; done < n; {
 		s := check.NewSession(d, check.Options{})
 		chunk := min(len(frames), n-done)
-		c0, t0 := selfCPU(), time.Now()
+		c0, t0 := cputime.Process(), time.Now()
 		for _, f := range frames[:chunk] {
 			s.Observe(f)
 		}
 		st.wall += time.Since(t0)
-		st.cpu += selfCPU() - c0
+		st.cpu += cputime.Process() - c0
 		done += chunk
 	}
 	runtime.ReadMemStats(&m1)

@@ -23,7 +23,8 @@ import (
 // timeout bounds every wait in these tests.
 const timeout = 10 * time.Second
 
-// syncBuffer is a bytes.Buffer safe for the console writer and the test.
+// syncBuffer is a bytes.Buffer safe for the writer (console, recording)
+// and the test that reads it.
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer

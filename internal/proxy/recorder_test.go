@@ -1,34 +1,13 @@
 package proxy
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/wire"
 )
-
-// lockedBuffer is a file the recorder's goroutine writes while the test
-// reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestRecorderFlushesLinesWithoutFrames: lines that are not frames (a
 // shutdown's close lines, the last of a recording) reach the file on sync
@@ -44,7 +23,7 @@ func TestRecorderFlushesLinesWithoutFrames(t *testing.T) {
 		}}
 	}
 	for _, inPlace := range []bool{false, true} {
-		var file lockedBuffer
+		var file syncBuffer
 		w, err := recording.NewWriter(&file, recording.Header{Dialect: "minicodex", Tool: "test"})
 		if err != nil {
 			t.Fatal(err)

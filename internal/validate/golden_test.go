@@ -11,13 +11,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/wsconform/wsconform/internal/check"
 	"github.com/wsconform/wsconform/internal/dialect"
+	"github.com/wsconform/wsconform/internal/fuzzcorpus"
 	"github.com/wsconform/wsconform/internal/recording"
 	"github.com/wsconform/wsconform/internal/wire"
 	"github.com/wsconform/wsconform/schemas"
@@ -190,47 +190,23 @@ func goldenExamples(t *testing.T, out *bytes.Buffer) {
 // dialect in both directions, as FuzzObserve does.
 func goldenFuzzCorpora(t *testing.T, out *bytes.Buffer) {
 	t.Helper()
-	var files []string
-	for _, glob := range []string{"../jsonx/testdata/fuzz/*/*", "../proxy/testdata/fuzz/*/*", "../replay/testdata/fuzz/*/*", "../check/testdata/fuzz/*/*"} {
-		m, _ := filepath.Glob(glob)
-		files = append(files, m...)
+	corpus, err := fuzzcorpus.Read("../jsonx/testdata/fuzz/*/*", "../proxy/testdata/fuzz/*/*", "../replay/testdata/fuzz/*/*", "../check/testdata/fuzz/*/*")
+	if err != nil {
+		t.Fatal(err)
 	}
-	sort.Strings(files)
-	for _, p := range files {
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, payload := range corpusBytes(string(raw)) {
-			for _, name := range dialect.Names() {
-				for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
-					fmt.Fprintf(out, "== fuzz %s %s %s\n", goldenName(p), name, dir)
-					s := check.NewSession(dialect.MustGet(name), check.Options{ReplayWindow: 8})
-					for i, conn := range []string{"a", "b"} {
-						for _, x := range s.Observe(wire.Frame{Conn: conn, Dir: dir, Op: wire.OpText, Payload: payload, Index: int64(i)}) {
-							writeFinding(t, out, x)
-						}
+	for _, e := range corpus {
+		for _, name := range dialect.Names() {
+			for _, dir := range []wire.Direction{wire.ClientToServer, wire.ServerToClient} {
+				fmt.Fprintf(out, "== fuzz %s %s %s\n", goldenName(e.File), name, dir)
+				s := check.NewSession(dialect.MustGet(name), check.Options{ReplayWindow: 8})
+				for i, conn := range []string{"a", "b"} {
+					for _, x := range s.Observe(wire.Frame{Conn: conn, Dir: dir, Op: wire.OpText, Payload: e.Data, Index: int64(i)}) {
+						writeFinding(t, out, x)
 					}
 				}
 			}
 		}
 	}
-}
-
-// corpusBytes reads the []byte and string values of a "go test fuzz v1"
-// file.
-func corpusBytes(file string) [][]byte {
-	var out [][]byte
-	for _, line := range strings.Split(file, "\n") {
-		for _, prefix := range []string{"[]byte(", "string("} {
-			if strings.HasPrefix(line, prefix) && strings.HasSuffix(line, ")") {
-				if s, err := strconv.Unquote(line[len(prefix) : len(line)-1]); err == nil {
-					out = append(out, []byte(s))
-				}
-			}
-		}
-	}
-	return out
 }
 
 // goldenReencoded judges each dialect's run recording as one session, then
